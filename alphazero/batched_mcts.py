@@ -1,0 +1,151 @@
+"""PV-MCTS for many games at once, as plain arrays (the book's search, batched).
+
+Each call searches one root per game. Every simulation walks down all the trees together, gathers
+the new leaves of all games and evaluates them in one network call. The rules are exactly those of
+pv_mcts.py (the reference): PUCT with C_PUCT, terminal values -1 (lost) and 0 (draw), the value
+negated at each level on the way back, first maximum on ties. tests/test_search.py checks that both
+return the same visit counts.
+
+Tree storage, per game g and node index i (node 0 is the root), per action a:
+    child[g, i, a]        index of the child node, -1 until the child is first visited
+    visits[g, i, a]       N of that child, value_sum[g, i, a] its W (from the child's side to move)
+    prior[g, i, a]        P from the network, legal[g, i, a] whether the move is legal
+    terminal[g, i]        the node's position is over; terminal_value[g, i] its value then
+Every simulation adds at most one node, so a search of S simulations needs S nodes per game.
+"""
+import numpy as np
+
+from pv_mcts import C_PUCT, legal_policy
+
+
+class Evaluator:
+    """A network plus an optional cache of its outputs, keyed by the exact input planes.
+
+    The cache is valid for one network only: make a new Evaluator for every network.
+    """
+
+    def __init__(self, network, cache=True):
+        self.network = network
+        self.cache = {} if cache else None
+        self.lookups = 0        # positions asked for
+        self.evaluations = 0    # positions sent to the network
+        self.calls = 0          # batched network calls
+
+    @property
+    def hit_rate(self):
+        return 1 - self.evaluations / self.lookups if self.lookups else 0.0
+
+    def __call__(self, states):
+        """Policies (n, A) and values (n,) for a list of states."""
+        planes = np.stack([state.planes() for state in states])
+        self.lookups += len(states)
+        if self.cache is None:
+            return self._run(planes)
+
+        keys = [p.tobytes() for p in planes]
+        missing = {}
+        for index, key in enumerate(keys):
+            if key not in self.cache and key not in missing:
+                missing[key] = index
+        if missing:
+            policies, values = self._run(planes[list(missing.values())])
+            for row, key in enumerate(missing):
+                self.cache[key] = (policies[row], values[row])
+        hits = [self.cache[key] for key in keys]
+        return np.stack([h[0] for h in hits]), np.array([h[1] for h in hits])
+
+    def _run(self, planes):
+        self.evaluations += len(planes)
+        self.calls += 1
+        return self.network(planes)
+
+
+def search(evaluator, roots, evaluate_count, c_puct=C_PUCT):
+    """Visit counts (len(roots), A) of each root's moves after `evaluate_count` simulations."""
+    if evaluate_count < 1:
+        raise ValueError('the search needs at least one simulation')
+    games = len(roots)
+    nodes = evaluate_count + 1
+    policies, values = evaluator(roots)
+    actions = policies.shape[1]
+
+    child = np.full((games, nodes, actions), -1, dtype=np.int64)
+    visits = np.zeros((games, nodes, actions), dtype=np.int64)
+    value_sum = np.zeros((games, nodes, actions))
+    prior = np.zeros((games, nodes, actions))
+    legal = np.zeros((games, nodes, actions), dtype=bool)
+    terminal = np.zeros((games, nodes), dtype=bool)
+    terminal_value = np.zeros((games, nodes))
+    node_states = [[root] for root in roots]
+    node_count = np.ones(games, dtype=np.int64)
+
+    def expand(game, node, state, policy):
+        moves = state.legal_actions()
+        prior[game, node, moves] = legal_policy(policy, moves)
+        legal[game, node, moves] = True
+
+    # Simulation 1 evaluates every root and creates its children
+    for game, root in enumerate(roots):
+        expand(game, 0, root, policies[game])
+
+    path_node = np.zeros((games, nodes), dtype=np.int64)
+    path_action = np.zeros((games, nodes), dtype=np.int64)
+    every_game = np.arange(games)
+    for _ in range(evaluate_count - 1):
+        # Walk down all trees together, one level per step, until each reaches a new or finished node
+        node = np.zeros(games, dtype=np.int64)
+        length = np.zeros(games, dtype=np.int64)
+        walking = every_game
+        depth = 0
+        while len(walking):
+            at = node[walking]
+            n = visits[walking, at]
+            w = value_sum[walking, at]
+            q = np.where(n > 0, -w / np.maximum(n, 1), 0.0)
+            u = c_puct * prior[walking, at] * np.sqrt(n.sum(axis=1))[:, None] / (1 + n)
+            action = np.where(legal[walking, at], q + u, -np.inf).argmax(axis=1)
+            path_node[walking, depth] = at
+            path_action[walking, depth] = action
+            length[walking] = depth + 1
+            below = child[walking, at, action]
+            goes_on = (below >= 0) & ~terminal[walking, np.maximum(below, 0)]
+            node[walking[goes_on]] = below[goes_on]
+            walking = walking[goes_on]
+            depth += 1
+
+        # The value at the end of each path, for the side to move there
+        last = length - 1
+        parent = path_node[every_game, last]
+        action = path_action[every_game, last]
+        below = child[every_game, parent, action]
+        leaf_value = np.zeros(games)
+        to_evaluate = []
+        for game in every_game:
+            if below[game] >= 0:  # a finished position visited before
+                leaf_value[game] = terminal_value[game, below[game]]
+                continue
+            state = node_states[game][parent[game]].next(int(action[game]))
+            new = node_count[game]
+            node_count[game] += 1
+            child[game, parent[game], action[game]] = new
+            node_states[game].append(state)
+            if state.is_done():
+                terminal[game, new] = True
+                terminal_value[game, new] = leaf_value[game] = -1.0 if state.is_lose() else 0.0
+            else:
+                to_evaluate.append(game)
+        if to_evaluate:
+            policies, values = evaluator([node_states[g][-1] for g in to_evaluate])
+            for row, game in enumerate(to_evaluate):
+                expand(game, node_count[game] - 1, node_states[game][-1], policies[row])
+                leaf_value[game] = float(values[row])
+
+        # Back up: the edge into the leaf gets its value, each edge above the negation of the one below
+        for depth in range(int(length.max())):
+            on_path = every_game[length > depth]
+            sign = np.where((length[on_path] - 1 - depth) % 2 == 0, 1.0, -1.0)
+            edge = (on_path, path_node[on_path, depth], path_action[on_path, depth])
+            visits[edge] += 1
+            value_sum[edge] += sign * leaf_value[on_path]
+
+    return visits[:, 0, :]

@@ -1,0 +1,156 @@
+"""Model and history files: written atomically, read with checks that explain what is wrong."""
+import contextlib
+import datetime
+import glob
+import os
+import pickle
+
+import numpy as np
+
+from alphazero.cli import UserError, quiet_keras
+
+
+@contextlib.contextmanager
+def atomic_output(path):
+    """Yield a temporary path beside `path`; after the block, move it into place in one rename.
+
+    An interrupted write leaves at worst a stray temporary file, never a half-written `path`.
+    The temporary name keeps the extension because Keras picks the file format from it.
+    """
+    directory, name = os.path.split(path)
+    stem, extension = os.path.splitext(name)
+    if directory:
+        os.makedirs(directory, exist_ok=True)
+    temporary = os.path.join(directory, f'.{stem}.tmp{os.getpid()}{extension}')
+    try:
+        yield temporary
+        with open(temporary, 'rb') as written:
+            os.fsync(written.fileno())
+        os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.remove(temporary)
+
+
+def creation_hint(game):
+    flag = '' if game.NAME == 'tictactoe' else f' --game {game.NAME}'
+    return f'`python dual_network.py{flag}` creates a new one, `python train_cycle.py{flag}` trains it'
+
+
+def expected_shapes(game):
+    return f'input (None, {", ".join(map(str, game.INPUT_SHAPE))}), outputs (None, {game.ACTION_COUNT}) and (None, 1)'
+
+
+def check_model_shapes(model, game, path):
+    """Raise a UserError unless the model's input and outputs fit `game`."""
+    input_shape = tuple(model.input_shape)
+    output_shapes = [tuple(shape) for shape in model.output_shape] if isinstance(model.output_shape, list) else []
+    if input_shape != (None, *game.INPUT_SHAPE) or output_shapes != [(None, game.ACTION_COUNT), (None, 1)]:
+        raise UserError(f'{path} has input {input_shape} and outputs {output_shapes}, but {game.NAME} needs '
+                        f'{expected_shapes(game)}. Move it away; {creation_hint(game)}.')
+
+
+def load_model(path, game):
+    """Load a Keras dual network, checked against the game (uncompiled, as the book loads it)."""
+    if not os.path.exists(path):
+        raise UserError(f'{path} not found: {creation_hint(game)}.')
+    quiet_keras()
+    import keras
+    try:
+        model = keras.models.load_model(path, compile=False)
+    except Exception as error:  # h5py and Keras raise many kinds of errors for a damaged file
+        reason = str(error).splitlines()[0][:200] if str(error) else type(error).__name__
+        raise UserError(f'{path} is not a readable Keras model ({reason}); {game.NAME} needs '
+                        f'{expected_shapes(game)}. Delete it; {creation_hint(game)}.') from None
+    check_model_shapes(model, game, path)
+    return model
+
+
+def save_model(model, path):
+    """Save a Keras model to an .h5 file atomically."""
+    quiet_keras()
+    with atomic_output(path) as temporary:
+        model.save(temporary)
+
+
+def copy_file(source, destination):
+    """Copy a file atomically (the book's update_best_player copies latest.h5 over best.h5)."""
+    with open(source, 'rb') as f:
+        content = f.read()
+    with atomic_output(destination) as temporary:
+        with open(temporary, 'wb') as f:
+            f.write(content)
+
+
+# ----- self-play history -----
+# The book pickles a list of [position, policies, value] records to data/YYYYMMDDHHMMSS.history.
+# We keep the three fields as arrays in data/YYYYMMDDHHMMSS.npz, read with allow_pickle=False, so
+# loading data can never run code.
+
+def history_path(data_directory):
+    """A new file name from the current time; a suffix keeps two files of the same second apart."""
+    stamp = datetime.datetime.now().strftime('%Y%m%d%H%M%S')
+    path = os.path.join(data_directory, f'{stamp}.npz')
+    suffix = 1
+    while os.path.exists(path):
+        path = os.path.join(data_directory, f'{stamp}-{suffix}.npz')
+        suffix += 1
+    return path
+
+
+def write_history(path, position, policy, value):
+    with atomic_output(path) as temporary:
+        np.savez_compressed(temporary, position=position.astype(np.float32),
+                            policy=policy.astype(np.float32), value=value.astype(np.float32))
+
+
+def read_history(path, game):
+    """The (position, policy, value) arrays of a history file, checked against the game."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            position, policy, value = data['position'], data['policy'], data['value']
+    except Exception as error:
+        raise UserError(f'{path} is not a readable history file ({type(error).__name__}: {error}). '
+                        f'Delete it or move it away, then run `python self_play.py` to make new data.') from None
+    count = len(position)
+    if (position.shape[1:] != game.INPUT_SHAPE or policy.shape != (count, game.ACTION_COUNT)
+            or value.shape != (count,) or count == 0):
+        raise UserError(f'{path} holds positions {position.shape}, policies {policy.shape} and values '
+                        f'{value.shape}; {game.NAME} needs (N, {", ".join(map(str, game.INPUT_SHAPE))}), '
+                        f'(N, {game.ACTION_COUNT}) and (N,) with N > 0. Move it away.')
+    if not (np.isfinite(position).all() and np.isfinite(policy).all() and np.isfinite(value).all()):
+        raise UserError(f'{path} contains values that are not finite numbers; it is corrupt. Move it away.')
+    return position, policy, value
+
+
+def read_book_history(path, game):
+    """Read the book's pickle format. Unpickling runs code: only for files the user trusts."""
+    try:
+        with open(path, 'rb') as f:
+            records = pickle.load(f)
+        position = np.stack([game.State(*record[0]).planes() for record in records])
+        policy = np.array([record[1] for record in records], dtype=np.float32)
+        value = np.array([record[2] for record in records], dtype=np.float32)
+    except Exception as error:
+        raise UserError(f'{path} is not a readable book-format history file ({type(error).__name__}: {error}).') from None
+    return position, policy, value
+
+
+def newest_history(data_directory, trust_pickle=False):
+    """The newest history file: .npz, or also the book's pickled .history when trust_pickle is set."""
+    patterns = ['*.npz'] + (['*.history'] if trust_pickle else [])
+    paths = [p for pattern in patterns for p in glob.glob(os.path.join(data_directory, pattern))
+             if not os.path.basename(p).startswith('.')]
+    if not paths:
+        pickles = glob.glob(os.path.join(data_directory, '*.history'))
+        if pickles:
+            raise UserError(f'{data_directory} holds only book-format pickle files ({os.path.basename(pickles[0])}, ...). '
+                            'Unpickling can run code: if you made them yourself, rerun with --trust-pickle.')
+        raise UserError(f'no history file in {data_directory}/: run `python self_play.py` first.')
+    return max(paths, key=lambda p: (os.path.basename(p).split('.')[0], p))
+
+
+def load_history(path, game):
+    if path.endswith('.history'):
+        return read_book_history(path, game)
+    return read_history(path, game)

@@ -1,0 +1,91 @@
+"""One inference interface, two backends.
+
+A network is a callable: a batch of input planes (N, H, W, C) float32 in, policies (N, A) and
+values (N,) out, both float32 NumPy arrays. Every search calls only that.
+- OnnxNetwork runs the file export.py writes, on onnxruntime (the fast path).
+- KerasNetwork runs a Keras model through one tf.function traced for any batch size.
+"""
+import hashlib
+import os
+
+import numpy as np
+
+from alphazero.cli import UserError
+
+INPUT_NAME = 'input'                 # ONNX input: (batch, H, W, C) float32
+OUTPUT_NAMES = ('pi', 'v')           # ONNX outputs: policy (batch, A) softmax, value (batch, 1) tanh
+SOURCE_KEY = 'source_sha256'         # ONNX metadata: hash of the .h5 file it was converted from
+
+
+class KerasNetwork:
+    def __init__(self, model):
+        import tensorflow as tf
+        self.model = model
+        signature = [tf.TensorSpec((None, *model.input_shape[1:]), tf.float32)]
+        # One trace serves every batch size, so the search never pays Keras' per-call overhead
+        self._forward = tf.function(lambda planes: model(planes, training=False), input_signature=signature)
+
+    def __call__(self, planes):
+        policies, values = self._forward(np.asarray(planes, dtype=np.float32))
+        return policies.numpy(), values.numpy().reshape(-1)
+
+
+class OnnxNetwork:
+    def __init__(self, path):
+        import onnxruntime
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = os.cpu_count() or 1
+        try:
+            self.session = onnxruntime.InferenceSession(path, options, providers=['CPUExecutionProvider'])
+        except Exception as error:
+            raise UserError(f'{path} is not a readable ONNX model ({str(error).splitlines()[0][:200]}). '
+                            'Delete it; `python export.py` writes it again from the .h5 file.') from None
+        self.path = path
+        names = ([i.name for i in self.session.get_inputs()], [o.name for o in self.session.get_outputs()])
+        if names != ([INPUT_NAME], list(OUTPUT_NAMES)):
+            raise UserError(f'{path} has inputs/outputs {names}, expected {[INPUT_NAME]} and {list(OUTPUT_NAMES)}. '
+                            'Delete it; `python export.py` writes it again.')
+        self.metadata = self.session.get_modelmeta().custom_metadata_map
+        self.input_shape = tuple(self.session.get_inputs()[0].shape[1:])
+
+    def __call__(self, planes):
+        policies, values = self.session.run(OUTPUT_NAMES, {INPUT_NAME: np.asarray(planes, dtype=np.float32)})
+        return policies, values.reshape(-1)
+
+
+def file_sha256(path):
+    digest = hashlib.sha256()
+    with open(path, 'rb') as f:
+        for block in iter(lambda: f.read(1 << 20), b''):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def onnx_is_current(onnx_path, h5_path):
+    """True when onnx_path exists and was exported from exactly the file at h5_path."""
+    if not os.path.exists(onnx_path):
+        return False
+    import onnx
+    try:
+        model = onnx.load(onnx_path, load_external_data=False)
+    except Exception:
+        return False
+    source = {p.key: p.value for p in model.metadata_props}.get(SOURCE_KEY)
+    return source == file_sha256(h5_path)
+
+
+def load_network(h5_path, game, backend='auto'):
+    """The network of a model file: onnxruntime when its .onnx export is current, else Keras.
+
+    backend: 'auto', 'onnx' (the export must be current) or 'keras'.
+    Returns (network, description) so that scripts can say what they run.
+    """
+    from alphazero.files import load_model
+    onnx_path = os.path.splitext(h5_path)[0] + '.onnx'
+    if backend in ('auto', 'onnx') and os.path.exists(h5_path) and onnx_is_current(onnx_path, h5_path):
+        network = OnnxNetwork(onnx_path)
+        if network.input_shape[-len(game.INPUT_SHAPE):] == tuple(game.INPUT_SHAPE):
+            return network, f'{onnx_path} on onnxruntime'
+    if backend == 'onnx':
+        raise UserError(f'{onnx_path} is missing or older than {h5_path}: run `python export.py` first.')
+    return KerasNetwork(load_model(h5_path, game)), f'{h5_path} on Keras'

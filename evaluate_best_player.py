@@ -1,0 +1,61 @@
+# ====================
+# Evaluate the best player (the book's evaluate_best_player.py)
+# ====================
+# The best network, searching at temperature 0, plays a random player, an alpha-beta player (perfect
+# at tic-tac-toe) and a pure Monte Carlo tree search player, taking turns at moving first.
+
+import argparse
+
+from tqdm import tqdm
+
+from alphazero.cli import run
+from alphazero.games import add_game_flag, load_game, model_path
+from alphazero.match import FunctionPlayer, play_games
+from evaluate_network import average_point, match_pairings, mcts_player
+from pv_mcts import PV_EVALUATE_COUNT
+from self_play import add_search_flags, check_positive
+
+# Parameters
+EP_GAME_COUNT = 10      # games against each opponent
+
+
+# The opponents, by the names the book prints
+def opponents(game):
+    return {'VS_Random': game.random_action, 'VS_AlphaBeta': game.alpha_beta_action, 'VS_MCTS': game.mcts_action}
+
+
+# Play the best player against every opponent; returns {name: average point}
+def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT,
+                         cache=True, backend='auto', seed=None):
+    game = game or load_game()
+    best = mcts_player(model_path(game, 'best.h5'), game, evaluate_count, 0.0, cache, backend, seed)
+
+    # All games against all opponents at once, so that the best player's searches share network calls
+    names = list(opponents(game))
+    pairings = []
+    for action in opponents(game).values():
+        pairings += match_pairings(best, FunctionPlayer(action), game_count)
+    with tqdm(total=len(pairings), desc='evaluate best player', unit='game') as progress:
+        results = play_games(game.State, pairings, progress=progress)
+
+    # Average points per opponent
+    scores = {}
+    for i, name in enumerate(names):
+        scores[name] = average_point(results[i * game_count:(i + 1) * game_count])
+        print(name, scores[name])
+    return scores
+
+
+def main():
+    parser = argparse.ArgumentParser(description='Play the best player against random, alpha-beta and MCTS players.')
+    add_game_flag(parser)
+    parser.add_argument('--games', type=int, default=EP_GAME_COUNT,
+                        help='games against each opponent, EP_GAME_COUNT (default: %(default)s)')
+    add_search_flags(parser)
+    args = parser.parse_args()
+    check_positive(args, 'games', 'sims')
+    evaluate_best_player(load_game(args.game), args.games, args.sims, args.cache, args.backend, args.seed)
+
+
+if __name__ == '__main__':
+    run(main)

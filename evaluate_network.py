@@ -1,0 +1,97 @@
+# ====================
+# Evaluate the new network (the book's evaluate_network.py)
+# ====================
+# The latest network plays the best one; it becomes the best player only when it scores strictly
+# more than half the points. Both search at EN_TEMPERATURE, taking turns at moving first.
+
+import argparse
+
+import numpy as np
+from tqdm import tqdm
+
+from alphazero.batched_mcts import Evaluator
+from alphazero.cli import run
+from alphazero.files import copy_file
+from alphazero.games import add_game_flag, load_game, model_path
+from alphazero.inference import load_network
+from alphazero.match import MctsPlayer, play_games
+from pv_mcts import PV_EVALUATE_COUNT
+from self_play import add_search_flags, check_positive
+
+# Parameters
+EN_GAME_COUNT = 10      # games per evaluation (the AlphaZero paper: 400)
+EN_TEMPERATURE = 1.0    # Boltzmann temperature of both players
+
+
+# The first player's points: 1 won, 0 lost, 0.5 draw
+def first_player_point(ended_state):
+    if ended_state.is_lose():
+        return 0 if ended_state.is_first_player() else 1
+    return 0.5
+
+
+# Games between `player` and `opponent`: `player` moves first in the even-numbered games
+def match_pairings(player, opponent, game_count):
+    return [(player, opponent) if i % 2 == 0 else (opponent, player) for i in range(game_count)]
+
+
+# The average points of the player who moved first in the even-numbered games
+def average_point(results):
+    points = [first_player_point(state) if i % 2 == 0 else 1 - first_player_point(state)
+              for i, (state, _) in enumerate(results)]
+    return sum(points) / len(points)
+
+
+# Replace the best player with the latest one
+def update_best_player(game=None):
+    game = game or load_game()
+    copy_file(model_path(game, 'latest.h5'), model_path(game, 'best.h5'))
+    print('Change BestPlayer')
+
+
+# A search player for a model file
+def mcts_player(path, game, evaluate_count, temperature, cache=True, backend='auto', seed=None):
+    network, _ = load_network(path, game, backend)
+    return MctsPlayer(Evaluator(network, cache), evaluate_count, temperature, np.random.default_rng(seed))
+
+
+# Evaluate latest against best; returns True when best was replaced (and the average point)
+def evaluate_network(game=None, game_count=EN_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT,
+                     temperature=EN_TEMPERATURE, cache=True, backend='auto', seed=None):
+    game = game or load_game()
+    latest = mcts_player(model_path(game, 'latest.h5'), game, evaluate_count, temperature, cache, backend, seed)
+    best = mcts_player(model_path(game, 'best.h5'), game, evaluate_count, temperature, cache, backend,
+                       None if seed is None else seed + 1)
+
+    # Play the games, all at once
+    with tqdm(total=game_count, desc='evaluate latest vs best', unit='game') as progress:
+        results = play_games(game.State, match_pairings(latest, best, game_count), progress=progress)
+    average = average_point(results)
+    print('AveragePoint', average)
+
+    # Replace the best player when the latest one scored more than half
+    if average > 0.5:
+        update_best_player(game)
+        return True, average
+    return False, average
+
+
+def main():
+    parser = argparse.ArgumentParser(description='Play latest.h5 against best.h5; latest becomes best when it '
+                                                 'scores more than 0.5 on average.')
+    add_game_flag(parser)
+    parser.add_argument('--games', type=int, default=EN_GAME_COUNT, help='games to play, EN_GAME_COUNT (default: %(default)s)')
+    add_search_flags(parser)
+    parser.add_argument('--temperature', type=float, default=EN_TEMPERATURE,
+                        help='Boltzmann temperature of both players (default: %(default)s)')
+    args = parser.parse_args()
+    check_positive(args, 'games', 'sims')
+    game = load_game(args.game)
+    changed, _ = evaluate_network(game, args.games, args.sims, args.temperature, args.cache, args.backend, args.seed)
+    if changed:
+        from export import ensure_onnx
+        ensure_onnx(game)
+
+
+if __name__ == '__main__':
+    run(main)

@@ -1,0 +1,199 @@
+# ====================
+# Tic-tac-toe (the book's game.py)
+# ====================
+# The state is seen from the side to move: `pieces` are its stones, `enemy_pieces` the opponent's.
+# Besides the book's State and players, this module carries what the network and the engine need
+# (INPUT_SHAPE, ACTION_COUNT, State.planes, SYMMETRIES); nothing outside a game module knows its rules.
+
+import math
+import random
+
+import numpy as np
+
+# The network's view of the game
+NAME = 'tictactoe'
+BOARD_SHAPE = (3, 3)        # rows, columns
+INPUT_SHAPE = (3, 3, 2)     # channels last: side to move, opponent
+ACTION_COUNT = 9            # one action per square, square = x + 3 * y
+
+# The eight lines that win
+LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8),
+         (0, 3, 6), (1, 4, 7), (2, 5, 8),
+         (0, 4, 8), (2, 4, 6))
+
+
+# Game state
+class State:
+    # Initialise: an empty board unless stone lists are given
+    def __init__(self, pieces=None, enemy_pieces=None):
+        self.pieces = pieces if pieces is not None else [0] * 9
+        self.enemy_pieces = enemy_pieces if enemy_pieces is not None else [0] * 9
+
+    # Number of stones in a list
+    def piece_count(self, pieces):
+        return sum(pieces)
+
+    # Lost: the opponent has three in a row
+    def is_lose(self):
+        return any(all(self.enemy_pieces[i] for i in line) for line in LINES)
+
+    # Draw: the board is full (and nobody has won)
+    def is_draw(self):
+        return self.piece_count(self.pieces) + self.piece_count(self.enemy_pieces) == 9
+
+    # Game over
+    def is_done(self):
+        return self.is_lose() or self.is_draw()
+
+    # The state after `action`, seen from the new side to move (the two lists swap)
+    def next(self, action):
+        pieces = self.pieces.copy()
+        pieces[action] = 1
+        return State(self.enemy_pieces, pieces)
+
+    # Empty squares, in increasing order
+    def legal_actions(self):
+        return [i for i in range(9) if self.pieces[i] == 0 and self.enemy_pieces[i] == 0]
+
+    # The first player is to move when both sides have as many stones
+    def is_first_player(self):
+        return self.piece_count(self.pieces) == self.piece_count(self.enemy_pieces)
+
+    # The network's input: (3, 3, 2), plane 0 = side to move, plane 1 = opponent
+    def planes(self):
+        return np.array([self.pieces, self.enemy_pieces], dtype=np.float32).reshape(2, 3, 3).transpose(1, 2, 0)
+
+    # Squares by owner: +1 first player, -1 second player, 0 empty (for boards and tests)
+    def cells(self):
+        first, second = (self.pieces, self.enemy_pieces) if self.is_first_player() else (self.enemy_pieces, self.pieces)
+        return [first[i] - second[i] for i in range(9)]
+
+    # Text board: o = first player, x = second player
+    def __str__(self):
+        marks = {1: 'o', -1: 'x', 0: '-'}
+        cells = self.cells()
+        return '\n'.join(''.join(marks[cells[y * 3 + x]] for x in range(3)) for y in range(3))
+
+
+# The board's 8 symmetries as permutations of the squares: symmetric[i] = original[perm[i]]
+def _symmetries():
+    squares = np.arange(9).reshape(3, 3)
+    boards = [np.rot90(squares, k) for k in range(4)]
+    boards += [np.fliplr(b) for b in boards]
+    return tuple(tuple(int(i) for i in b.reshape(-1)) for b in boards)
+
+
+SYMMETRIES = _symmetries()
+
+
+# Random player
+def random_action(state):
+    legal_actions = state.legal_actions()
+    return legal_actions[random.randint(0, len(legal_actions) - 1)]
+
+
+# Alpha-beta search (negamax): the value of `state` for the side to move
+def alpha_beta(state, alpha, beta):
+    # Lost: -1, draw: 0
+    if state.is_lose():
+        return -1
+    if state.is_draw():
+        return 0
+
+    # Search every legal move, cutting off when the window closes
+    for action in state.legal_actions():
+        score = -alpha_beta(state.next(action), -beta, -alpha)
+        if score > alpha:
+            alpha = score
+        if alpha >= beta:
+            return alpha
+    return alpha
+
+
+# Alpha-beta player: the first move with the best value
+def alpha_beta_action(state):
+    best_action = 0
+    alpha = -float('inf')
+    for action in state.legal_actions():
+        score = -alpha_beta(state.next(action), -float('inf'), -alpha)
+        if score > alpha:
+            best_action = action
+            alpha = score
+    return best_action
+
+
+# Random playout: the value of `state` for the side to move
+def playout(state):
+    if state.is_lose():
+        return -1
+    if state.is_draw():
+        return 0
+    return -playout(state.next(random_action(state)))
+
+
+# Index of the largest value
+def argmax(collection):
+    return collection.index(max(collection))
+
+
+# Monte Carlo tree search player (pure UCT with random playouts)
+def mcts_action(state):
+    # A node of the search tree
+    class Node:
+        def __init__(self, state):
+            self.state = state
+            self.w = 0  # total value
+            self.n = 0  # visits
+            self.child_nodes = None
+
+        # One evaluation: playout at a leaf, descend otherwise
+        def evaluate(self):
+            if self.state.is_done():
+                value = -1 if self.state.is_lose() else 0
+                self.w += value
+                self.n += 1
+                return value
+
+            if not self.child_nodes:
+                value = playout(self.state)
+                self.w += value
+                self.n += 1
+                # Expand after 10 visits
+                if self.n == 10:
+                    self.expand()
+                return value
+
+            value = -self.next_child_node().evaluate()
+            self.w += value
+            self.n += 1
+            return value
+
+        def expand(self):
+            self.child_nodes = [Node(self.state.next(action)) for action in self.state.legal_actions()]
+
+        # UCB1: unvisited children first
+        def next_child_node(self):
+            for child_node in self.child_nodes:
+                if child_node.n == 0:
+                    return child_node
+            t = sum(c.n for c in self.child_nodes)
+            ucb1_values = [-c.w / c.n + 2 * (2 * math.log(t) / c.n) ** 0.5 for c in self.child_nodes]
+            return self.child_nodes[argmax(ucb1_values)]
+
+    # 100 evaluations from the root, then the most visited move
+    root_node = Node(state)
+    root_node.expand()
+    for _ in range(100):
+        root_node.evaluate()
+    legal_actions = state.legal_actions()
+    n_list = [c.n for c in root_node.child_nodes]
+    return legal_actions[argmax(n_list)]
+
+
+# Play one random game against itself when run alone
+if __name__ == '__main__':
+    state = State()
+    while not state.is_done():
+        state = state.next(random_action(state))
+        print(state)
+        print()

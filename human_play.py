@@ -1,0 +1,167 @@
+# ====================
+# Play against the AI (the book's human_play.py)
+# ====================
+# The book's window: click a square to move; the AI answers with its search at temperature 0.
+# With --text it plays in the terminal instead, for machines without a display.
+
+import argparse
+import sys
+
+from alphazero.cli import UserError, run
+from alphazero.games import add_game_flag, load_game, model_path
+from alphazero.inference import load_network
+from pv_mcts import PV_EVALUATE_COUNT, pv_mcts_action
+
+# Parameters
+SQUARE_SIZE = 80        # pixels per square of the window
+MARKS = {1: 'o', -1: 'x'}  # the first player's and the second player's stones
+
+
+# The result line shown when the game is over, from the human's side
+def result_text(state, human_first):
+    if not state.is_lose():
+        return 'Draw'
+    # The side to move has lost; the human lost when it is the human's turn
+    human_to_move = state.is_first_player() == human_first
+    return 'You lose' if human_to_move else 'You win'
+
+
+# ----- the terminal -----
+def board_text(state, game):
+    rows, columns = game.BOARD_SHAPE
+    cells = state.cells()
+    width = len(str(rows * columns - 1))
+    lines = []
+    for y in range(rows):
+        marks = [MARKS.get(cells[y * columns + x], str(y * columns + x)).rjust(width) for x in range(columns)]
+        lines.append(' '.join(marks))
+    return '\n'.join(lines)
+
+
+# Ask until the human types a legal square; None at end of input
+def ask_action(state, read=input):
+    legal_actions = state.legal_actions()
+    while True:
+        try:
+            answer = read(f'your move {legal_actions}: ').strip()
+        except EOFError:
+            return None
+        if answer.lstrip('-').isdigit() and int(answer) in legal_actions:
+            return int(answer)
+        print(f'{answer!r} is not a legal move; type one of {legal_actions}')
+
+
+def play_text(game, next_action, human_first, read=input):
+    state = game.State()
+    print(f'You are {MARKS[1] if human_first else MARKS[-1]}. Type the number of a square.')
+    while not state.is_done():
+        print(board_text(state, game), end='\n\n')
+        if state.is_first_player() == human_first:
+            action = ask_action(state, read)
+            if action is None:
+                print('\nbye')
+                return None
+        else:
+            action = next_action(state)
+            print(f'AI plays {action}')
+        state = state.next(action)
+    print(board_text(state, game))
+    print(result_text(state, human_first))
+    return state
+
+
+# ----- the window -----
+def play_window(game, next_action, human_first):
+    import tkinter as tk
+
+    rows, columns = game.BOARD_SHAPE
+
+    class GameUI(tk.Frame):
+        def __init__(self, master=None):
+            tk.Frame.__init__(self, master)
+            self.master.title('AlphaZero ' + game.NAME)
+            self.state = game.State()
+            self.canvas = tk.Canvas(self, width=columns * SQUARE_SIZE, height=rows * SQUARE_SIZE + 30,
+                                    highlightthickness=0)
+            self.canvas.bind('<Button-1>', self.turn_of_human)
+            self.canvas.pack()
+            self.on_draw()
+            if not human_first:
+                self.master.after(1, self.turn_of_ai)
+
+        # Human's turn: a click on a legal square, or a new game once this one is over
+        def turn_of_human(self, event):
+            if self.state.is_done():
+                self.state = game.State()
+                self.on_draw()
+                if not human_first:
+                    self.master.after(1, self.turn_of_ai)
+                return
+            if self.state.is_first_player() != human_first:
+                return
+            x, y = int(event.x // SQUARE_SIZE), int(event.y // SQUARE_SIZE)
+            action = y * columns + x
+            if x >= columns or y >= rows or action not in self.state.legal_actions():
+                return
+            self.state = self.state.next(action)
+            self.on_draw()
+            if not self.state.is_done():
+                self.master.after(1, self.turn_of_ai)
+
+        # AI's turn
+        def turn_of_ai(self):
+            if self.state.is_done():
+                return
+            self.state = self.state.next(next_action(self.state))
+            self.on_draw()
+
+        # Draw the board, the stones and the status line
+        def on_draw(self):
+            self.canvas.delete('all')
+            self.canvas.create_rectangle(0, 0, columns * SQUARE_SIZE, rows * SQUARE_SIZE, width=0, fill='#00A0FF')
+            for i in range(1, columns):
+                self.canvas.create_line(i * SQUARE_SIZE, 0, i * SQUARE_SIZE, rows * SQUARE_SIZE, width=2, fill='#0077BB')
+            for i in range(1, rows):
+                self.canvas.create_line(0, i * SQUARE_SIZE, columns * SQUARE_SIZE, i * SQUARE_SIZE, width=2, fill='#0077BB')
+            for index, owner in enumerate(self.state.cells()):
+                x, y = (index % columns) * SQUARE_SIZE, (index // columns) * SQUARE_SIZE
+                if owner == 1:
+                    self.canvas.create_oval(x + 10, y + 10, x + SQUARE_SIZE - 10, y + SQUARE_SIZE - 10, width=2, outline='#FFFFFF')
+                elif owner == -1:
+                    self.canvas.create_line(x + 10, y + 10, x + SQUARE_SIZE - 10, y + SQUARE_SIZE - 10, width=2, fill='#5D5D5D')
+                    self.canvas.create_line(x + SQUARE_SIZE - 10, y + 10, x + 10, y + SQUARE_SIZE - 10, width=2, fill='#5D5D5D')
+            status = result_text(self.state, human_first) + ' - click for a new game' if self.state.is_done() else \
+                ('your move' if self.state.is_first_player() == human_first else 'AI is thinking...')
+            self.canvas.create_text(columns * SQUARE_SIZE // 2, rows * SQUARE_SIZE + 15, text=status)
+
+    try:
+        root = tk.Tk()
+    except tk.TclError as error:
+        raise UserError(f'cannot open a window ({error}); use --text to play in the terminal') from None
+    GameUI(root).pack()
+    root.mainloop()
+
+
+def main():
+    parser = argparse.ArgumentParser(description='Play against the best model: in a window (click a square), '
+                                                 'or in the terminal with --text.')
+    add_game_flag(parser)
+    parser.add_argument('--text', action='store_true', help='play in the terminal instead of a window')
+    parser.add_argument('--second', action='store_true', help='let the AI move first')
+    parser.add_argument('--sims', type=int, default=PV_EVALUATE_COUNT, help='AI search simulations per move (default: %(default)s)')
+    parser.add_argument('--model', help="the model file (default: the game's best.h5; its .onnx export is used when current)")
+    args = parser.parse_args()
+    if args.sims < 1:
+        raise UserError('--sims must be at least 1')
+    game = load_game(args.game)
+    network, description = load_network(args.model or model_path(game, 'best.h5'), game)
+    print(f'AI: {description}, {args.sims} simulations per move', file=sys.stderr)
+    next_action = pv_mcts_action(network, 0.0, args.sims)
+    if args.text:
+        play_text(game, next_action, not args.second)
+    else:
+        play_window(game, next_action, not args.second)
+
+
+if __name__ == '__main__':
+    run(main)

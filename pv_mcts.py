@@ -1,0 +1,141 @@
+# ====================
+# Monte Carlo tree search guided by the dual network (the book's pv_mcts.py)
+# ====================
+# This is the book's single-game search, kept readable as the reference. Self-play and evaluation
+# run alphazero/batched_mcts.py, which searches many games at once and is tested to return exactly
+# the visit counts of this file.
+
+from math import sqrt
+
+import numpy as np
+
+from alphazero.inference import KerasNetwork
+
+# Parameters
+PV_EVALUATE_COUNT = 50  # simulations per move (the AlphaZero paper: 1600)
+C_PUCT = 1.0            # weight of the prior in the PUCT rule
+
+
+# A network to call: a Keras model is wrapped once in a traced function (no model.predict per leaf)
+def as_network(model):
+    if not hasattr(model, 'predict'):  # already a network (KerasNetwork or OnnxNetwork)
+        return model
+    if not hasattr(model, '_pv_mcts_network'):
+        model._pv_mcts_network = KerasNetwork(model)
+    return model._pv_mcts_network
+
+
+# The policy restricted to the legal moves, renormalised (both searches share it, so they compute
+# bit-identical numbers)
+def legal_policy(policy, legal_actions):
+    policies = np.asarray(policy, dtype=np.float64)[legal_actions]
+    total = policies.sum()
+    return policies / total if total > 0 else policies
+
+
+# Inference: the legal moves' prior probabilities and the value, for the side to move
+def predict(model, state):
+    policies, values = as_network(model)(state.planes()[np.newaxis])
+    return legal_policy(policies[0], state.legal_actions()), float(values[0])
+
+
+# Visit counts of a list of nodes
+def nodes_to_scores(nodes):
+    return [node.n for node in nodes]
+
+
+# A node of the search tree
+class Node:
+    def __init__(self, state, p):
+        self.state = state      # the position
+        self.p = p              # prior probability of the move that led here
+        self.w = 0.0            # total value, seen from this node's side to move
+        self.n = 0              # visits
+        self.child_nodes = None
+
+    # One evaluation: returns the value for this node's side to move
+    def evaluate(self, model):
+        # Game over: lost -1, draw 0
+        if self.state.is_done():
+            value = -1.0 if self.state.is_lose() else 0.0
+            self.w += value
+            self.n += 1
+            return value
+
+        # Leaf: ask the network, then create the children with their priors
+        if not self.child_nodes:
+            policies, value = predict(model, self.state)
+            self.w += value
+            self.n += 1
+            self.child_nodes = [Node(self.state.next(action), policy)
+                                for action, policy in zip(self.state.legal_actions(), policies)]
+            return value
+
+        # Inner node: descend into the best child; its value is the opponent's, so negate it
+        value = -self.next_child_node().evaluate(model)
+        self.w += value
+        self.n += 1
+        return value
+
+    # PUCT: the child maximising Q + C_PUCT * P * sqrt(total visits) / (1 + N)
+    def next_child_node(self):
+        t = sum(nodes_to_scores(self.child_nodes))
+        pucb_values = []
+        for child_node in self.child_nodes:
+            q = -child_node.w / child_node.n if child_node.n else 0.0
+            pucb_values.append(q + C_PUCT * child_node.p * sqrt(t) / (1 + child_node.n))
+        return self.child_nodes[int(np.argmax(pucb_values))]
+
+
+# Visit counts of the root's children (in legal_actions order) after `evaluate_count` evaluations
+def pv_mcts_visits(model, state, evaluate_count=PV_EVALUATE_COUNT):
+    root_node = Node(state, 0)
+    for _ in range(evaluate_count):
+        root_node.evaluate(model)
+    return nodes_to_scores(root_node.child_nodes)
+
+
+# Visit counts to a distribution: the most visited move at temperature 0, else a Boltzmann distribution
+def visits_to_scores(visits, temperature):
+    if temperature == 0:
+        scores = np.zeros(len(visits))
+        scores[int(np.argmax(visits))] = 1.0
+        return scores
+    return boltzman(visits, temperature)
+
+
+# Move probabilities from the search, in legal_actions order
+def pv_mcts_scores(model, state, temperature, evaluate_count=PV_EVALUATE_COUNT):
+    return visits_to_scores(pv_mcts_visits(as_network(model), state, evaluate_count), temperature)
+
+
+# A player: a function from a state to an action chosen by the search
+def pv_mcts_action(model, temperature=0, evaluate_count=PV_EVALUATE_COUNT):
+    network = as_network(model)
+
+    def pv_mcts_action(state):
+        scores = pv_mcts_scores(network, state, temperature, evaluate_count)
+        return int(np.random.choice(state.legal_actions(), p=scores))
+    return pv_mcts_action
+
+
+# Boltzmann distribution: counts raised to 1 / temperature, normalised
+def boltzman(xs, temperature):
+    xs = np.asarray(xs, dtype=np.float64) ** (1 / temperature)
+    return xs / xs.sum()
+
+
+# Play one game of the best model against itself when run alone
+if __name__ == '__main__':
+    from alphazero.cli import run
+    from alphazero.files import load_model
+    from game import State
+
+    def main():
+        model = load_model('./model/best.h5', __import__('game'))
+        next_action = pv_mcts_action(model, 1.0)
+        state = State()
+        while not state.is_done():
+            state = state.next(next_action(state))
+            print(state, end='\n\n')
+    run(main)

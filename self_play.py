@@ -1,0 +1,110 @@
+# ====================
+# Self-play (the book's self_play.py)
+# ====================
+# The best player plays itself and records, for every move, the position, the search's move
+# distribution (the policy target) and the game's final result from that move's side (the value
+# target). Unlike the book, all games are played at once: each search step evaluates the new
+# leaves of every live game in one network call.
+
+import argparse
+import os
+import time
+
+import numpy as np
+from tqdm import tqdm
+
+from alphazero.batched_mcts import Evaluator
+from alphazero.cli import UserError, run
+from alphazero.files import history_path, write_history
+from alphazero.games import add_game_flag, data_dir, load_game, model_path
+from alphazero.inference import load_network
+from alphazero.match import MctsPlayer, play_games
+from pv_mcts import PV_EVALUATE_COUNT
+
+# Parameters
+SP_GAME_COUNT = 500     # games per self-play stage (the AlphaZero paper: 25000)
+SP_TEMPERATURE = 1.0    # Boltzmann temperature on the visit counts
+SP_PARALLEL = 500       # games played at once (their leaves share one network call)
+
+
+# The first player's result: 1 won, -1 lost, 0 draw
+def first_player_value(ended_state):
+    if ended_state.is_lose():
+        return -1 if ended_state.is_first_player() else 1
+    return 0
+
+
+# Turn finished games into arrays: value from each move's side, flipping every ply
+def games_to_arrays(results):
+    positions, policies, values = [], [], []
+    for ended_state, records in results:
+        value = first_player_value(ended_state)
+        for planes, policy in records:
+            positions.append(planes)
+            policies.append(policy)
+            values.append(value)
+            value = -value
+    return np.stack(positions), np.stack(policies), np.array(values, dtype=np.float32)
+
+
+# Self-play: returns the history file's path and the stage's statistics
+def self_play(game=None, game_count=SP_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT,
+              temperature=SP_TEMPERATURE, parallel=SP_PARALLEL, cache=True, backend='auto', seed=None):
+    game = game or load_game()
+    network, description = load_network(model_path(game, 'best.h5'), game, backend)
+    evaluator = Evaluator(network, cache=cache)
+    player = MctsPlayer(evaluator, evaluate_count, temperature, np.random.default_rng(seed))
+
+    # Play all games, many at a time
+    start = time.perf_counter()
+    with tqdm(total=game_count, desc=f'self-play ({description})', unit='game') as progress:
+        results = play_games(game.State, [(player, player)] * game_count, parallel, record=True, progress=progress)
+    seconds = time.perf_counter() - start
+
+    # Save the records
+    position, policy, value = games_to_arrays(results)
+    path = history_path(data_dir(game))
+    write_history(path, position, policy, value)
+    stats = {'games': game_count, 'positions': len(value), 'seconds': seconds,
+             'positions_per_second': len(value) / seconds, 'evaluations': evaluator.evaluations,
+             'cache_hit_rate': evaluator.hit_rate if cache else None}
+    return path, stats
+
+
+def add_search_flags(parser, evaluate_count=PV_EVALUATE_COUNT):
+    parser.add_argument('--sims', type=int, default=evaluate_count,
+                        help='search simulations per move, PV_EVALUATE_COUNT (default: %(default)s)')
+    parser.add_argument('--no-cache', dest='cache', action='store_false',
+                        help='evaluate every leaf with the network, even positions seen before')
+    parser.add_argument('--backend', choices=('auto', 'onnx', 'keras'), default='auto',
+                        help='inference: onnxruntime when best.onnx is current, else Keras (default: %(default)s)')
+    parser.add_argument('--seed', type=int, help='random seed for reproducible games')
+
+
+def check_positive(args, *names):
+    for name in names:
+        if getattr(args, name) < 1:
+            raise UserError(f'--{name.replace("_", "-")} must be at least 1')
+
+
+def main():
+    parser = argparse.ArgumentParser(description='The best player plays itself; the games go to a new history file.')
+    add_game_flag(parser)
+    parser.add_argument('--games', type=int, default=SP_GAME_COUNT, help='games to play, SP_GAME_COUNT (default: %(default)s)')
+    add_search_flags(parser)
+    parser.add_argument('--temperature', type=float, default=SP_TEMPERATURE,
+                        help='Boltzmann temperature on the visit counts (default: %(default)s)')
+    parser.add_argument('--parallel', type=int, default=SP_PARALLEL, help='games played at once (default: %(default)s)')
+    args = parser.parse_args()
+    check_positive(args, 'games', 'sims', 'parallel')
+    if args.temperature < 0:
+        raise UserError('--temperature must not be negative')
+    path, stats = self_play(load_game(args.game), args.games, args.sims, args.temperature, args.parallel,
+                            args.cache, args.backend, args.seed)
+    cache = f', cache hit rate {stats["cache_hit_rate"]:.1%}' if args.cache else ''
+    print(f'wrote {path}: {stats["positions"]} positions from {stats["games"]} games, '
+          f'{stats["positions_per_second"]:.1f} positions/s, {stats["evaluations"]} network evaluations{cache}')
+
+
+if __name__ == '__main__':
+    run(main)

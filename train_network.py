@@ -1,0 +1,101 @@
+# ====================
+# Train the network (the book's train_network.py)
+# ====================
+# Fit the best player's network to the newest self-play data: the policy head to the search's move
+# distributions (cross-entropy), the value head to the game results (mean squared error). The
+# result is saved as latest.h5; evaluate_network.py decides whether it becomes the best player.
+
+import argparse
+import time
+
+from tqdm import tqdm
+
+from alphazero.cli import UserError, run
+from alphazero.files import load_history, load_model, newest_history, save_model
+from alphazero.games import add_game_flag, data_dir, load_game, model_path
+
+# Parameters
+RN_EPOCHS = 100         # training epochs per cycle
+RN_BATCH_SIZE = 128     # samples per gradient step
+RN_STEPS_PER_EXECUTION = 16  # gradient steps per compiled call, so Python runs rarely (same training)
+
+
+# The training data: the newest history file, as (positions, policies, values)
+def load_data(game=None, trust_pickle=False):
+    game = game or load_game()
+    path = newest_history(data_dir(game), trust_pickle)
+    return load_history(path, game)
+
+
+# Learning rate: 0.001, halved at epoch 50 and again at epoch 80 (book schedule)
+def step_decay(epoch):
+    x = 0.001
+    if epoch >= 50:
+        x = 0.0005
+    if epoch >= 80:
+        x = 0.00025
+    return x
+
+
+# A progress bar over the epochs, with the losses and the training speed
+def progress_callback(epochs, samples):
+    import keras
+
+    class Progress(keras.callbacks.Callback):
+        def on_train_begin(self, logs=None):
+            self.bar = tqdm(total=epochs, desc='train', unit='epoch')
+            self.start = time.perf_counter()
+
+        def on_epoch_end(self, epoch, logs=None):
+            rate = samples * (epoch + 1) / (time.perf_counter() - self.start)
+            self.bar.set_postfix(loss=f'{logs["loss"]:.3f}', pi=f'{logs["pi_loss"]:.3f}',
+                                 v=f'{logs["v_loss"]:.3f}', samples_per_s=f'{rate:.0f}')
+            self.bar.update(1)
+
+        def on_train_end(self, logs=None):
+            self.bar.close()
+    return Progress()
+
+
+# Train the best network on the newest data and save it as latest.h5; returns the per-epoch losses
+def train_network(game=None, epochs=RN_EPOCHS, batch_size=RN_BATCH_SIZE, trust_pickle=False):
+    import keras
+    game = game or load_game()
+
+    # Load the training data
+    position, policy, value = load_data(game, trust_pickle)
+
+    # Load the best player's network and compile it (XLA makes the CPU train step about 4x faster)
+    model = load_model(model_path(game, 'best.h5'), game)
+    model.compile(optimizer='adam', loss=['categorical_crossentropy', 'mse'], jit_compile=True,
+                  steps_per_execution=RN_STEPS_PER_EXECUTION)
+
+    # Train, with the step-decay learning rate
+    history = model.fit(position, [policy, value], batch_size=batch_size, epochs=epochs, verbose=0,
+                        callbacks=[keras.callbacks.LearningRateScheduler(step_decay),
+                                   progress_callback(epochs, len(value))])
+
+    # Save the result as the latest player
+    save_model(model, model_path(game, 'latest.h5'))
+    keras.backend.clear_session()
+    return {name: [float(x) for x in history.history[name]] for name in ('loss', 'pi_loss', 'v_loss')}
+
+
+def main():
+    parser = argparse.ArgumentParser(description='Train the best network on the newest self-play data; '
+                                                 'the result is saved as latest.h5.')
+    add_game_flag(parser)
+    parser.add_argument('--epochs', type=int, default=RN_EPOCHS, help='training epochs, RN_EPOCHS (default: %(default)s)')
+    parser.add_argument('--batch-size', type=int, default=RN_BATCH_SIZE, help='samples per step (default: %(default)s)')
+    parser.add_argument('--trust-pickle', action='store_true',
+                        help="also read the book's pickled .history files (unpickling runs code: only your own files)")
+    args = parser.parse_args()
+    if args.epochs < 1 or args.batch_size < 1:
+        raise UserError('--epochs and --batch-size must be at least 1')
+    game = load_game(args.game)
+    losses = train_network(game, args.epochs, args.batch_size, args.trust_pickle)
+    print(f'wrote {model_path(game, "latest.h5")}: loss {losses["loss"][0]:.3f} -> {losses["loss"][-1]:.3f}')
+
+
+if __name__ == '__main__':
+    run(main)
