@@ -1,0 +1,35 @@
+"""Shared fixtures: tests run in a temporary folder (the scripts write ./model and ./data there)
+with tiny real networks (1 residual block, 8 filters)."""
+import os
+import sys
+
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO)
+os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
+
+import game  # noqa: E402
+
+
+@pytest.fixture
+def workdir(tmp_path, monkeypatch):
+    """A fresh current directory: model/ and data/ are created inside it."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def tiny_model(seed=0, filters=8, blocks=1, rules=game):
+    import keras
+    from dual_network import build_dual_network
+    keras.utils.set_random_seed(seed)
+    return build_dual_network(rules.INPUT_SHAPE, rules.ACTION_COUNT, filters, blocks)
+
+
+@pytest.fixture
+def tiny_best(workdir):
+    """model/best.h5 holding a tiny untrained network; returns the model."""
+    from alphazero.files import save_model
+    model = tiny_model()
+    save_model(model, 'model/best.h5')
+    return model

@@ -1,0 +1,120 @@
+"""Bad input gets a clear message and loses nothing."""
+import os
+import pickle
+
+import numpy as np
+import pytest
+
+import game
+from alphazero.cli import UserError
+from alphazero.files import atomic_output, load_model, newest_history, read_history, save_model, write_history
+from conftest import tiny_model
+from human_play import ask_action
+from test_pipeline import run_script
+from train_network import load_data
+
+
+def test_missing_model_names_the_command_that_creates_it(workdir):
+    result = run_script('self_play.py', '--games', '1', cwd=workdir)
+    assert result.returncode == 2
+    assert 'model/best.h5 not found' in result.stderr and 'python dual_network.py' in result.stderr
+    assert 'Traceback' not in result.stderr
+
+
+def test_model_for_another_board_is_refused_with_the_expected_shapes(workdir):
+    import keras
+    from dual_network import build_dual_network
+    keras.utils.set_random_seed(0)
+    save_model(build_dual_network((4, 4, 2), 16, 8, 1), 'model/best.h5')
+    with pytest.raises(UserError) as error:
+        load_model('model/best.h5', game)
+    message = str(error.value)
+    assert 'model/best.h5' in message and '(None, 4, 4, 2)' in message and '(None, 3, 3, 2)' in message
+
+
+@pytest.mark.parametrize('content', ['truncated', 'text'])
+def test_damaged_model_file_is_reported_by_name(workdir, content):
+    save_model(tiny_model(), 'model/best.h5')
+    data = open('model/best.h5', 'rb').read()
+    with open('model/best.h5', 'wb') as f:
+        f.write(data[:len(data) // 2] if content == 'truncated' else b'this is not a model\n')
+    with pytest.raises(UserError) as error:
+        load_model('model/best.h5', game)
+    assert 'model/best.h5 is not a readable Keras model' in str(error.value)
+    assert 'python dual_network.py' in str(error.value)
+
+
+def test_damaged_model_through_the_command_line_has_no_traceback(workdir):
+    os.makedirs('model')
+    with open('model/best.h5', 'w') as f:
+        f.write('garbage')
+    result = run_script('evaluate_best_player.py', '--games', '1', cwd=workdir)
+    assert result.returncode == 2 and 'model/best.h5 is not a readable Keras model' in result.stderr
+    assert 'Traceback' not in result.stderr
+
+
+@pytest.mark.parametrize('script, args', [('train_cycle.py', ['--cycles', 'many']),
+                                          ('self_play.py', ['--frobnicate']),
+                                          ('human_play.py', ['--game', 'chess'])])
+def test_nonsense_flags_print_the_usage(workdir, script, args):
+    result = run_script(script, *args, cwd=workdir)
+    assert result.returncode == 2 and 'usage:' in result.stderr
+
+
+def test_out_of_range_flags_are_explained(workdir):
+    result = run_script('self_play.py', '--games', '0', cwd=workdir)
+    assert result.returncode == 2 and '--games must be at least 1' in result.stderr
+
+
+def test_illegal_or_malformed_human_moves_are_asked_again(capsys):
+    state = game.State().next(4)
+    answers = iter(['', 'four', '4', '9', '-1', '2.5', ' 0 '])
+    assert ask_action(state, lambda prompt: next(answers)) == 0
+    assert capsys.readouterr().out.count('is not a legal move') == 6
+    assert ask_action(state, lambda prompt: (_ for _ in ()).throw(EOFError)) is None
+
+
+def test_human_text_game_against_the_ai(tiny_best, capsys):
+    from human_play import play_text
+    from pv_mcts import pv_mcts_action
+    answers = iter(str(i) for i in [4, 0, 1, 2, 3, 5, 6, 7, 8] * 3)
+    ended = play_text(game, pv_mcts_action(tiny_best, 0.0, 10), True, lambda prompt: next(answers))
+    assert ended.is_done()
+    assert capsys.readouterr().out.strip().splitlines()[-1] in ('You win', 'You lose', 'Draw')
+
+
+def test_corrupt_history_file_is_reported_by_name(workdir):
+    os.makedirs('data')
+    with open('data/20260101000000.npz', 'wb') as f:
+        f.write(b'PK\x03\x04 truncated zip')
+    with pytest.raises(UserError, match='data/20260101000000.npz is not a readable history file'):
+        load_data()
+    write_history('data/20260101000001.npz', np.zeros((2, 3, 3, 2)), np.zeros((2, 7)), np.zeros(2))
+    with pytest.raises(UserError, match=r'data/20260101000001.npz holds .* \(N, 9\)'):
+        read_history('data/20260101000001.npz', game)
+
+
+def test_book_pickle_history_is_read_only_when_trusted(workdir):
+    os.makedirs('data')
+    state = game.State().next(4)
+    record = [[state.pieces, state.enemy_pieces], [0.5, 0.5] + [0] * 7, -1]
+    with open('data/20260101000000.history', 'wb') as f:
+        pickle.dump([record], f)
+    with pytest.raises(UserError, match='--trust-pickle'):
+        load_data()
+    position, policy, value = load_data(trust_pickle=True)
+    np.testing.assert_array_equal(position[0], state.planes())
+    assert policy[0, 0] == 0.5 and value[0] == -1
+    assert newest_history('data', trust_pickle=True).endswith('.history')
+
+
+def test_interrupted_write_leaves_the_old_file(workdir):
+    with open('best.h5', 'w') as f:
+        f.write('old')
+    with pytest.raises(RuntimeError):
+        with atomic_output('best.h5') as temporary:
+            with open(temporary, 'w') as f:
+                f.write('half')
+            raise RuntimeError('killed while writing')
+    assert open('best.h5').read() == 'old'
+    assert os.listdir('.') == ['best.h5']

@@ -1,0 +1,132 @@
+"""The stages with tiny real networks: self-play records, training, the gate, ONNX export, a whole run."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import evaluate_network as evaluate_network_module
+import game
+from alphazero.batched_mcts import Evaluator
+from alphazero.files import read_history, save_model, write_history
+from alphazero.inference import KerasNetwork, OnnxNetwork, load_network, onnx_is_current
+from alphazero.match import MctsPlayer, play_games
+from conftest import REPO, tiny_model
+from evaluate_network import average_point, evaluate_network, first_player_point
+from export import export
+from self_play import first_player_value, games_to_arrays, self_play
+from train_network import train_network
+
+
+def test_self_play_records_positions_policies_and_alternating_values(tiny_best):
+    player = MctsPlayer(Evaluator(KerasNetwork(tiny_best)), 20, 1.0, np.random.default_rng(0))
+    results = play_games(game.State, [(player, player)] * 12, parallel=5, record=True)
+    for ended, records in results:
+        assert ended.is_done()
+        # One record per ply: replay the game from the records
+        state = game.State()
+        for ply, (planes, policy) in enumerate(records):
+            np.testing.assert_array_equal(planes, state.planes())
+            legal = state.legal_actions()
+            assert policy.shape == (9,) and policy.sum() == pytest.approx(1)
+            assert policy[legal].sum() == pytest.approx(1)
+            following = records[ply + 1][0] if ply + 1 < len(records) else ended.planes()
+            moves = [a for a in legal if np.array_equal(state.next(a).planes(), following)]
+            assert len(moves) == 1 and policy[moves[0]] > 0  # the move played had probability
+            state = state.next(moves[0])
+        assert state.is_done()
+
+        # Values: the first player's result, flipping sign every ply
+        _, _, value = games_to_arrays([(ended, records)])
+        assert len(value) == len(records)
+        assert value[0] == first_player_value(ended)
+        assert all(value[i + 1] == -value[i] for i in range(len(value) - 1))
+        assert value[-1] == (1 if ended.is_lose() else 0)  # the last mover won, or it is a draw
+
+
+def test_self_play_writes_a_history_file_that_loads_without_pickle(tiny_best):
+    path, stats = self_play(game_count=6, evaluate_count=8, seed=1)
+    assert path.startswith('data' + os.sep) and path.endswith('.npz')
+    position, policy, value = read_history(path, game)
+    assert len(position) == stats['positions'] >= 6 * 5
+    assert position.shape[1:] == (3, 3, 2) and policy.shape == (len(position), 9)
+    np.testing.assert_allclose(policy.sum(axis=1), 1, rtol=1e-6)
+    assert set(np.unique(value)) <= {-1, 0, 1}
+    with np.load(path, allow_pickle=False) as data:
+        assert sorted(data.files) == ['policy', 'position', 'value']
+
+
+def test_training_lowers_the_loss_on_fixed_data(tiny_best):
+    rng = np.random.default_rng(0)
+    states = [game.State()]
+    while len(states) < 256:  # positions from random games, with fixed targets
+        state = states[-1]
+        states.append(game.State() if state.is_done() else state.next(int(rng.choice(state.legal_actions()))))
+    states = [s for s in states if not s.is_done()]
+    position = np.stack([s.planes() for s in states])
+    policy = np.zeros((len(states), 9), np.float32)
+    for row, s in enumerate(states):
+        policy[row, s.legal_actions()[0]] = 1
+    value = rng.choice([-1.0, 1.0], len(states)).astype(np.float32)
+    write_history('data/20260101000000.npz', position, policy, value)
+    losses = train_network(epochs=20)
+    assert len(losses['loss']) == 20
+    assert losses['loss'][-1] < 0.9 * losses['loss'][0]
+    assert losses['pi_loss'][-1] < 0.9 * losses['pi_loss'][0]
+    assert os.path.exists('model/latest.h5')
+
+
+def test_first_player_point_and_average_point():
+    first_won = game.State().next(0).next(3).next(1).next(4).next(2)
+    assert first_won.is_lose() and first_player_point(first_won) == 1
+    second_won = game.State().next(8).next(0).next(3).next(1).next(4).next(2)
+    assert first_player_point(second_won) == 0
+    # Even games: the player moved first; odd games: second
+    assert average_point([(first_won, []), (first_won, [])]) == 0.5
+    assert average_point([(first_won, []), (second_won, [])]) == 1
+
+
+@pytest.mark.parametrize('average, replaced', [(0.5, False), (0.45, False), (0.55, True), (1.0, True)])
+def test_evaluate_network_replaces_best_only_above_half(tiny_best, monkeypatch, average, replaced):
+    save_model(tiny_model(seed=5), 'model/latest.h5')
+    before = open('model/best.h5', 'rb').read()
+    latest = open('model/latest.h5', 'rb').read()
+    # The games are real; only their average is set, to test the gate at and around 0.5
+    monkeypatch.setattr(evaluate_network_module, 'average_point', lambda results: average)
+    changed, _ = evaluate_network(game_count=2, evaluate_count=5)
+    assert changed == replaced
+    assert open('model/best.h5', 'rb').read() == (latest if replaced else before)
+
+
+def test_onnx_export_matches_keras(tiny_best):
+    difference = export()
+    assert difference < 1e-4
+    assert onnx_is_current('model/best.onnx', 'model/best.h5')
+    network, description = load_network('model/best.h5', game)
+    assert isinstance(network, OnnxNetwork) and 'onnxruntime' in description
+    planes = np.stack([s.planes() for s in [game.State(), game.State().next(4), game.State().next(0).next(8)]])
+    for onnx_out, keras_out in zip(network(planes), KerasNetwork(tiny_best)(planes)):
+        np.testing.assert_allclose(onnx_out, keras_out, atol=1e-5)
+    # Once best.h5 changes, the export is stale and Keras is used until it is exported again
+    save_model(tiny_model(seed=9), 'model/best.h5')
+    assert not onnx_is_current('model/best.onnx', 'model/best.h5')
+    assert isinstance(load_network('model/best.h5', game)[0], KerasNetwork)
+
+
+def run_script(name, *args, cwd, timeout=600):
+    return subprocess.run([sys.executable, os.path.join(REPO, name), *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+def test_train_cycle_end_to_end(workdir):
+    result = run_script('train_cycle.py', '--cycles', '2', '--games', '8', '--sims', '8', '--epochs', '2',
+                        '--filters', '8', '--blocks', '1', '--eval-games', '4', '--best-games', '2', cwd=workdir)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert (workdir / 'model' / 'best.h5').exists() and (workdir / 'model' / 'best.onnx').exists()
+    assert (workdir / 'model' / 'latest.h5').exists()
+    assert len(list((workdir / 'data').glob('*.npz'))) == 2
+    assert onnx_is_current(str(workdir / 'model' / 'best.onnx'), str(workdir / 'model' / 'best.h5'))
+    assert 'Train 1 ====' in result.stdout and 'python human_play.py' in result.stdout
+    # No file is left under a temporary name
+    assert not [p for p in workdir.rglob('.*tmp*')]
