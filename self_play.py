@@ -24,7 +24,7 @@ from pv_mcts import PV_EVALUATE_COUNT
 # Parameters
 SP_GAME_COUNT = 500     # games per self-play stage (the AlphaZero paper: 25000)
 SP_TEMPERATURE = 1.0    # Boltzmann temperature on the visit counts
-SP_PARALLEL = 500       # games played at once (their leaves share one network call)
+SP_PARALLEL = 128     # games played at once (their new leaves share one network call)
 
 
 # The first player's result: 1 won, -1 lost, 0 draw
