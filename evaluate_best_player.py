@@ -3,15 +3,17 @@
 # ====================
 # The best network, searching at temperature 0, plays a random player, an alpha-beta player (perfect
 # at tic-tac-toe) and a pure Monte Carlo tree search player, taking turns at moving first.
+# For a game small enough to solve, it is also judged exactly against the solved game.
 
 import argparse
 
 from tqdm import tqdm
 
 from alphazero.cli import run
+from alphazero.exact import describe, exact_strength
 from alphazero.games import add_game_flag, load_game, model_path
 from alphazero.match import FunctionPlayer, play_games
-from evaluate_network import average_point, match_pairings, mcts_player
+from evaluate_network import match_pairings, mcts_player, player_points
 from pv_mcts import PV_EVALUATE_COUNT
 from self_play import add_search_flags, check_positive
 
@@ -19,14 +21,20 @@ from self_play import add_search_flags, check_positive
 EP_GAME_COUNT = 10      # games against each opponent
 
 
+# An average, or None for no games
+def mean(points):
+    return sum(points) / len(points) if points else None
+
+
 # The opponents, by the names the book prints
 def opponents(game):
     return {'VS_Random': game.random_action, 'VS_AlphaBeta': game.alpha_beta_action, 'VS_MCTS': game.mcts_action}
 
 
-# Play the best player against every opponent; returns {name: average point}
+# Play the best player against every opponent; returns {name: {'all', 'first', 'second': average point}}
+# and, for a solvable game, {'exact': its exact strength}
 def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT,
-                         cache=True, backend='auto', seed=None):
+                         cache=True, backend='auto', seed=None, exact=True):
     game = game or load_game()
     best = mcts_player(model_path(game, 'best.h5'), game, evaluate_count, 0.0, cache, backend, seed)
 
@@ -38,11 +46,17 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
     with tqdm(total=len(pairings), desc='evaluate best player', unit='game') as progress:
         results = play_games(game.State, pairings, progress=progress)
 
-    # Average points per opponent
+    # Average points per opponent: over all games, and as first (even games) and second player (odd)
     scores = {}
     for i, name in enumerate(names):
-        scores[name] = average_point(results[i * game_count:(i + 1) * game_count])
-        print(name, scores[name])
+        points = player_points(results[i * game_count:(i + 1) * game_count])
+        scores[name] = {'all': mean(points), 'first': mean(points[0::2]), 'second': mean(points[1::2])}
+        print(f'{name} {scores[name]["all"]} (as first {scores[name]["first"]}, as second {scores[name]["second"]})')
+
+    # Judged against the solved game
+    if exact and getattr(game, 'SOLVABLE', False):
+        scores['exact'] = exact_strength(game, best.evaluator, evaluate_count)
+        print(describe(scores['exact']))
     return scores
 
 

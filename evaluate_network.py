@@ -35,10 +35,15 @@ def match_pairings(player, opponent, game_count):
     return [(player, opponent) if i % 2 == 0 else (opponent, player) for i in range(game_count)]
 
 
-# The average points of the player who moved first in the even-numbered games
+# The points, game by game, of the player who moved first in the even-numbered games
+def player_points(results):
+    return [first_player_point(state) if i % 2 == 0 else 1 - first_player_point(state)
+            for i, (state, _) in enumerate(results)]
+
+
+# Their average
 def average_point(results):
-    points = [first_player_point(state) if i % 2 == 0 else 1 - first_player_point(state)
-              for i, (state, _) in enumerate(results)]
+    points = player_points(results)
     return sum(points) / len(points)
 
 
@@ -55,9 +60,10 @@ def mcts_player(path, game, evaluate_count, temperature, cache=True, backend='au
     return MctsPlayer(Evaluator(network, cache), evaluate_count, temperature, np.random.default_rng(seed))
 
 
-# Evaluate latest against best; returns True when best was replaced (and the average point)
+# Evaluate latest against best; returns whether latest is better (then, with `update`, it replaced
+# best) and the average point
 def evaluate_network(game=None, game_count=EN_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT,
-                     temperature=EN_TEMPERATURE, cache=True, backend='auto', seed=None):
+                     temperature=EN_TEMPERATURE, cache=True, backend='auto', seed=None, update=True):
     game = game or load_game()
     latest = mcts_player(model_path(game, 'latest.h5'), game, evaluate_count, temperature, cache, backend, seed)
     best = mcts_player(model_path(game, 'best.h5'), game, evaluate_count, temperature, cache, backend,
@@ -71,7 +77,8 @@ def evaluate_network(game=None, game_count=EN_GAME_COUNT, evaluate_count=PV_EVAL
 
     # Replace the best player when the latest one scored more than half
     if average > 0.5:
-        update_best_player(game)
+        if update:
+            update_best_player(game)
         return True, average
     return False, average
 

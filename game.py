@@ -12,6 +12,7 @@ import numpy as np
 
 # The network's view of the game
 NAME = 'tictactoe'
+SOLVABLE = True            # small enough for alphazero/exact.py to solve (5,478 positions)
 BOARD_SHAPE = (3, 3)        # rows, columns
 INPUT_SHAPE = (3, 3, 2)     # channels last: side to move, opponent
 ACTION_COUNT = 9            # one action per square, square = x + 3 * y
@@ -75,12 +76,14 @@ class State:
         return '\n'.join(''.join(marks[cells[y * 3 + x]] for x in range(3)) for y in range(3))
 
 
-# The board's 8 symmetries as permutations of the squares: symmetric[i] = original[perm[i]]
+# The board's 8 symmetries, each as (square permutation, action permutation): the symmetric
+# position has at square i what the original has at square perm[i] (here actions are squares)
 def _symmetries():
     squares = np.arange(9).reshape(3, 3)
     boards = [np.rot90(squares, k) for k in range(4)]
     boards += [np.fliplr(b) for b in boards]
-    return tuple(tuple(int(i) for i in b.reshape(-1)) for b in boards)
+    permutations = [tuple(int(i) for i in b.reshape(-1)) for b in boards]
+    return tuple((perm, perm) for perm in permutations)
 
 
 SYMMETRIES = _symmetries()

@@ -25,6 +25,8 @@ from pv_mcts import PV_EVALUATE_COUNT
 SP_GAME_COUNT = 500     # games per self-play stage (the AlphaZero paper: 25000)
 SP_TEMPERATURE = 1.0    # Boltzmann temperature on the visit counts
 SP_PARALLEL = 128     # games played at once (their new leaves share one network call)
+SP_DIRICHLET_ALPHA = 0.0    # Dirichlet noise at the root: 0 is off, as in the book
+SP_DIRICHLET_WEIGHT = 0.25  # its share of the root's priors when on (the AlphaZero paper)
 
 
 # The first player's result: 1 won, -1 lost, 0 draw
@@ -49,11 +51,13 @@ def games_to_arrays(results):
 
 # Self-play: returns the history file's path and the stage's statistics
 def self_play(game=None, game_count=SP_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT,
-              temperature=SP_TEMPERATURE, parallel=SP_PARALLEL, cache=True, backend='auto', seed=None):
+              temperature=SP_TEMPERATURE, parallel=SP_PARALLEL, cache=True, backend='auto', seed=None,
+              dirichlet_alpha=SP_DIRICHLET_ALPHA):
     game = game or load_game()
     network, description = load_network(model_path(game, 'best.h5'), game, backend)
     evaluator = Evaluator(network, cache=cache)
-    player = MctsPlayer(evaluator, evaluate_count, temperature, np.random.default_rng(seed))
+    player = MctsPlayer(evaluator, evaluate_count, temperature, np.random.default_rng(seed),
+                        dirichlet_alpha, SP_DIRICHLET_WEIGHT)
 
     # Play all games, many at a time
     start = time.perf_counter()
@@ -81,6 +85,12 @@ def add_search_flags(parser, evaluate_count=PV_EVALUATE_COUNT):
     parser.add_argument('--seed', type=int, help='random seed for reproducible games')
 
 
+def add_noise_flag(parser):
+    parser.add_argument('--dirichlet', type=float, default=SP_DIRICHLET_ALPHA, metavar='ALPHA',
+                        help=f'mix Dirichlet(ALPHA) noise into the root priors of self-play, weight '
+                             f'{SP_DIRICHLET_WEIGHT} (default: 0, off as in the book; try 0.3)')
+
+
 def check_positive(args, *names):
     for name in names:
         if getattr(args, name) < 1:
@@ -95,12 +105,13 @@ def main():
     parser.add_argument('--temperature', type=float, default=SP_TEMPERATURE,
                         help='Boltzmann temperature on the visit counts (default: %(default)s)')
     parser.add_argument('--parallel', type=int, default=SP_PARALLEL, help='games played at once (default: %(default)s)')
+    add_noise_flag(parser)
     args = parser.parse_args()
     check_positive(args, 'games', 'sims', 'parallel')
-    if args.temperature < 0:
-        raise UserError('--temperature must not be negative')
+    if args.temperature < 0 or args.dirichlet < 0:
+        raise UserError('--temperature and --dirichlet must not be negative')
     path, stats = self_play(load_game(args.game), args.games, args.sims, args.temperature, args.parallel,
-                            args.cache, args.backend, args.seed)
+                            args.cache, args.backend, args.seed, args.dirichlet)
     cache = f', cache hit rate {stats["cache_hit_rate"]:.1%}' if args.cache else ''
     print(f'wrote {path}: {stats["positions"]} positions from {stats["games"]} games, '
           f'{stats["positions_per_second"]:.1f} positions/s, {stats["evaluations"]} network evaluations{cache}')

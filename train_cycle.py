@@ -3,29 +3,52 @@
 # ====================
 # Create the network, then repeat: self-play -> train -> evaluate against the best player (and, when
 # the best player changed, export it to ONNX and evaluate it against the fixed opponents).
+#
+# Beyond the book: each finished stage is recorded in cycle.json, so running the same command again
+# after an interruption continues where it stopped; each finished cycle appends one record to
+# metrics.jsonl and redraws the charts (both beside best.h5).
 
 import argparse
+import json
+import os
 import time
 
 from alphazero.cli import UserError, run
+from alphazero.files import atomic_output
 from alphazero.games import add_game_flag, load_game, model_path
+from alphazero.inference import file_sha256, load_network
 from dual_network import add_network_flags, check_network_flags, dual_network
 from evaluate_best_player import EP_GAME_COUNT, evaluate_best_player
-from evaluate_network import EN_GAME_COUNT, evaluate_network
+from evaluate_network import EN_GAME_COUNT, evaluate_network, update_best_player
 from export import ensure_onnx
+from plot import METRICS_FILE, plot_metrics, read_metrics
 from pv_mcts import PV_EVALUATE_COUNT
-from self_play import SP_GAME_COUNT, SP_PARALLEL, add_search_flags, check_positive, self_play
-from train_network import RN_EPOCHS, train_network
+from self_play import SP_GAME_COUNT, SP_PARALLEL, add_noise_flag, add_search_flags, check_positive, self_play
+from train_network import RN_EPOCHS, add_training_flags, train_network
 
 # Parameters
 TC_CYCLES = 10          # training cycles
+PROGRESS_FILE = 'cycle.json'  # the unfinished cycle's finished stages
+
+# Presets: named sets of defaults; flags given on the command line still win
+PRESETS = {
+    'book': {},
+    # A small network with root noise, symmetries and a window of recent data, which reaches
+    # perfect tic-tac-toe in minutes (see README)
+    'fast': {'filters': 32, 'blocks': 3, 'games': 200, 'epochs': 20, 'dirichlet': 0.3, 'symmetries': True,
+             'window': 4, 'cycles': 20, 'until_perfect': True},
+}
 
 
-def parse_args():
+def parse_args(argv=None):
     parser = argparse.ArgumentParser(description='Train an AlphaZero player: self-play, training and evaluation, '
-                                                 'cycle after cycle. With no flags it runs the book\'s settings.')
+                                                 'cycle after cycle. With no flags it runs the book\'s settings; '
+                                                 'run the same command again to resume an interrupted run.')
     add_game_flag(parser)
-    parser.add_argument('--cycles', type=int, default=TC_CYCLES, help='training cycles (default: %(default)s)')
+    parser.add_argument('--preset', choices=sorted(PRESETS), default='book',
+                        help='a set of defaults: book (the book\'s recipe) or fast (small network and the '
+                             'improvements) (default: %(default)s)')
+    parser.add_argument('--cycles', type=int, default=TC_CYCLES, help='cycles in all, counting finished ones (default: %(default)s)')
     parser.add_argument('--games', type=int, default=SP_GAME_COUNT, help='self-play games per cycle (default: %(default)s)')
     parser.add_argument('--epochs', type=int, default=RN_EPOCHS, help='training epochs per cycle (default: %(default)s)')
     parser.add_argument('--eval-games', type=int, default=EN_GAME_COUNT,
@@ -33,20 +56,126 @@ def parse_args():
     parser.add_argument('--best-games', type=int, default=EP_GAME_COUNT,
                         help='games of best vs each fixed opponent (default: %(default)s)')
     parser.add_argument('--parallel', type=int, default=SP_PARALLEL, help='self-play games played at once (default: %(default)s)')
+    parser.add_argument('--until-perfect', action='store_true',
+                        help='stop once the best player plays perfectly (games small enough to solve)')
     add_network_flags(parser)
     add_search_flags(parser, PV_EVALUATE_COUNT)
-    args = parser.parse_args()
-    check_positive(args, 'cycles', 'games', 'epochs', 'eval_games', 'best_games', 'parallel', 'sims')
+    add_noise_flag(parser)
+    add_training_flags(parser)
+
+    # The preset's values become the defaults, then the command line is read again over them
+    preset = parser.parse_known_args(argv)[0].preset
+    parser.set_defaults(**PRESETS[preset])
+    args = parser.parse_args(argv)
+    check_positive(args, 'cycles', 'games', 'epochs', 'eval_games', 'best_games', 'parallel', 'sims', 'window')
     check_network_flags(args)
+    if args.dirichlet < 0:
+        raise UserError('--dirichlet must not be negative')
+    if args.backend == 'onnx':
+        raise UserError('--backend onnx is chosen automatically here once best.onnx exists; use auto or keras')
     return args
+
+
+# ----- what survives an interruption -----
+def read_progress(path, cycle):
+    """The finished stages of `cycle`, or {} when the file is missing or belongs to another cycle."""
+    try:
+        with open(path) as f:
+            progress = json.load(f)
+    except FileNotFoundError:
+        return {'cycle': cycle}
+    except (OSError, ValueError) as error:
+        raise UserError(f'{path} is damaged ({error}); delete it to redo the unfinished cycle from its start.') from None
+    return progress if progress.get('cycle') == cycle else {'cycle': cycle}
+
+
+def write_json(path, content):
+    with atomic_output(path) as temporary:
+        with open(temporary, 'w') as f:
+            json.dump(content, f)
+
+
+def append_metrics(path, record):
+    """Add a line to the metrics file by rewriting it whole, so a kill never leaves half a line."""
+    old = open(path).read() if os.path.exists(path) else ''
+    with atomic_output(path) as temporary:
+        with open(temporary, 'w') as f:
+            f.write(old + json.dumps(record) + '\n')
+
+
+# ----- one cycle, stage by stage; a finished stage is skipped when resuming -----
+def run_cycle(game, args, cycle, progress_path):
+    progress = read_progress(progress_path, cycle)
+    seed = None if args.seed is None else args.seed + cycle
+
+    def stage(name, work):
+        if name not in progress:
+            start = time.perf_counter()
+            progress[name] = work()
+            progress.setdefault('seconds', {})[name] = time.perf_counter() - start
+            write_json(progress_path, progress)
+        return progress[name]
+
+    # Self-play
+    def play():
+        path, stats = self_play(game, args.games, args.sims, parallel=args.parallel, cache=args.cache,
+                                backend=args.backend, seed=seed, dirichlet_alpha=args.dirichlet)
+        print(f'{path}: {stats["positions"]} positions, {stats["positions_per_second"]:.0f} positions/s')
+        return dict(stats, path=path)
+    stage('self_play', play)
+
+    # Train the network
+    stage('train', lambda: train_network(game, args.epochs, window=args.window, symmetries=args.symmetries))
+
+    # Evaluate the new network against the best one
+    def gate():
+        better, average = evaluate_network(game, args.eval_games, args.sims, cache=args.cache, backend=args.backend,
+                                           seed=seed, update=False)
+        return {'average': average, 'better': better}
+    evaluation = stage('evaluate', gate)
+
+    # When it is better: it becomes the best player, is exported, and meets the fixed opponents
+    if evaluation['better']:
+        def promote():
+            if file_sha256(model_path(game, 'latest.h5')) != file_sha256(model_path(game, 'best.h5')):
+                update_best_player(game)
+            ensure_onnx(game)
+            return evaluate_best_player(game, args.best_games, args.sims, args.cache, args.backend, seed, exact=False)
+        stage('best', promote)
+
+    # The exact strength of the best player, every cycle, for games small enough to solve
+    if getattr(game, 'SOLVABLE', False):
+        def judge():
+            from alphazero.batched_mcts import Evaluator
+            from alphazero.exact import describe, exact_strength
+            network, _ = load_network(model_path(game, 'best.h5'), game, args.backend)
+            strength = exact_strength(game, Evaluator(network), args.sims)
+            print(describe(strength))
+            return strength
+        stage('exact', judge)
+    return progress
+
+
+def metrics_record(progress, seconds_before):
+    stats, train, evaluation = progress['self_play'], progress['train'], progress['evaluate']
+    return {
+        'cycle': progress['cycle'] + 1,
+        'seconds': progress['seconds'],
+        'elapsed': seconds_before + sum(progress['seconds'].values()),
+        'games': stats['games'], 'positions': stats['positions'],
+        'positions_per_second': stats['positions_per_second'], 'cache_hit_rate': stats['cache_hit_rate'],
+        'samples': train['samples'], 'loss': train['loss'], 'policy_loss': train['pi_loss'], 'value_loss': train['v_loss'],
+        'gate_score': evaluation['average'], 'best_changed': evaluation['better'],
+        'scores': progress.get('best'), 'exact': progress.get('exact'),
+    }
 
 
 def main():
     args = parse_args()
     game = load_game(args.game)
     best = model_path(game, 'best.h5')
-    if args.backend == 'onnx':
-        raise UserError('--backend onnx is chosen automatically here once best.onnx exists; use auto or keras')
+    metrics_path = model_path(game, METRICS_FILE)
+    progress_path = model_path(game, PROGRESS_FILE)
 
     # Create the dual network, and its ONNX copy for fast self-play
     if dual_network(game, args.filters, args.blocks):
@@ -55,38 +184,28 @@ def main():
         print(f'continuing from {best} (--filters and --blocks apply only to a new network)')
     ensure_onnx(game)
 
-    for cycle in range(args.cycles):
+    records = read_metrics(metrics_path)
+    if records:
+        print(f'{len(records)} cycles done before (from {metrics_path})')
+    for cycle in range(len(records), args.cycles):
+        if args.until_perfect and records and (records[-1].get('exact') or {}).get('perfect_play'):
+            print('the best player plays perfectly: stopping (--until-perfect)')
+            break
         print(f'Train {cycle} ====================')
-        times = {}
+        progress = run_cycle(game, args, cycle, progress_path)
 
-        # Self-play
-        start = time.perf_counter()
-        path, stats = self_play(game, args.games, args.sims, parallel=args.parallel, cache=args.cache,
-                                backend=args.backend, seed=None if args.seed is None else args.seed + cycle)
-        times['self-play'] = time.perf_counter() - start
-        print(f'{path}: {stats["positions"]} positions, {stats["positions_per_second"]:.0f} positions/s')
-
-        # Train the network
-        start = time.perf_counter()
-        train_network(game, args.epochs)
-        times['train'] = time.perf_counter() - start
-
-        # Evaluate the new network against the best one
-        start = time.perf_counter()
-        changed, _ = evaluate_network(game, args.eval_games, args.sims, cache=args.cache, backend=args.backend)
-        times['evaluate'] = time.perf_counter() - start
-
-        # When the best player changed: export it, and measure it against the fixed opponents
-        if changed:
-            start = time.perf_counter()
-            ensure_onnx(game)
-            evaluate_best_player(game, args.best_games, args.sims, cache=args.cache, backend=args.backend)
-            times['export + best'] = time.perf_counter() - start
-        print('time: ' + ', '.join(f'{name} {seconds:.1f} s' for name, seconds in times.items()))
+        # The cycle is done: record it, redraw the charts, forget its progress
+        records.append(metrics_record(progress, records[-1]['elapsed'] if records else 0.0))
+        append_metrics(metrics_path, records[-1])
+        os.remove(progress_path)
+        plot_metrics(records, os.path.dirname(metrics_path))
+        print('time: ' + ', '.join(f'{name} {seconds:.1f} s' for name, seconds in progress['seconds'].items()))
 
     # Where the results are, and how to use them
     flag = '' if game.NAME == 'tictactoe' else f' --game {game.NAME}'
     print(f'\nbest model: {best} (Keras) and {best[:-3]}.onnx (ONNX)')
+    print(f'metrics:    {metrics_path}, charts: {os.path.dirname(metrics_path)}/chart_*.png '
+          f'(python plot.py{flag} redraws them)')
     print(f'play it:    python human_play.py{flag}   (or --text in a terminal)')
 
 

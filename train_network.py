@@ -6,25 +6,50 @@
 # result is saved as latest.h5; evaluate_network.py decides whether it becomes the best player.
 
 import argparse
+import sys
 import time
 
+import numpy as np
 from tqdm import tqdm
 
 from alphazero.cli import UserError, run
-from alphazero.files import load_history, load_model, newest_history, save_model
+from alphazero.files import history_files, load_history, load_model, save_model
 from alphazero.games import add_game_flag, data_dir, load_game, model_path
 
 # Parameters
 RN_EPOCHS = 100         # training epochs per cycle
 RN_BATCH_SIZE = 128     # samples per gradient step
 RN_STEPS_PER_EXECUTION = 16  # gradient steps per compiled call, so Python runs rarely (same training)
+RN_WINDOW = 1           # history files to train on: the book uses only the newest
 
 
-# The training data: the newest history file, as (positions, policies, values)
-def load_data(game=None, trust_pickle=False):
+# The training data, as (positions, policies, values): the newest `window` readable history files.
+# A damaged file is reported by name and skipped.
+def load_data(game=None, trust_pickle=False, window=RN_WINDOW):
     game = game or load_game()
-    path = newest_history(data_dir(game), trust_pickle)
-    return load_history(path, game)
+    parts = []
+    for path in reversed(history_files(data_dir(game), trust_pickle)):
+        try:
+            parts.append(load_history(path, game))
+        except UserError as error:
+            print(f'skipping a history file: {error}', file=sys.stderr)
+            continue
+        if len(parts) == window:
+            break
+    if not parts:
+        raise UserError(f'no readable history file in {data_dir(game)}/: run `python self_play.py` first.')
+    return tuple(np.concatenate(arrays) for arrays in zip(*parts))
+
+
+# The 8 symmetries of the board (or whatever the game has): every sample in every orientation
+def augment(game, position, policy, value):
+    count = len(position)
+    squares = position.reshape(count, -1, position.shape[-1])
+    positions, policies = [], []
+    for square_permutation, action_permutation in game.SYMMETRIES:
+        positions.append(squares[:, list(square_permutation)].reshape(position.shape))
+        policies.append(policy[:, list(action_permutation)])
+    return np.concatenate(positions), np.concatenate(policies), np.tile(value, len(game.SYMMETRIES))
 
 
 # Learning rate: 0.001, halved at epoch 50 and again at epoch 80 (book schedule)
@@ -64,12 +89,15 @@ def progress_callback(epochs, samples):
 
 
 # Train the best network on the newest data and save it as latest.h5; returns the per-epoch losses
-def train_network(game=None, epochs=RN_EPOCHS, batch_size=RN_BATCH_SIZE, trust_pickle=False):
+def train_network(game=None, epochs=RN_EPOCHS, batch_size=RN_BATCH_SIZE, trust_pickle=False,
+                  window=RN_WINDOW, symmetries=False):
     import keras
     game = game or load_game()
 
-    # Load the training data
-    position, policy, value = load_data(game, trust_pickle)
+    # Load the training data (beyond the book: several files, and the board's symmetries)
+    position, policy, value = load_data(game, trust_pickle, window)
+    if symmetries:
+        position, policy, value = augment(game, position, policy, value)
 
     # Load the best player's network and compile it
     model = load_model(model_path(game, 'best.h5'), game)
@@ -83,7 +111,16 @@ def train_network(game=None, epochs=RN_EPOCHS, batch_size=RN_BATCH_SIZE, trust_p
     # Save the result as the latest player
     save_model(model, model_path(game, 'latest.h5'))
     keras.backend.clear_session()
-    return {name: [float(x) for x in history.history[name]] for name in ('loss', 'pi_loss', 'v_loss')}
+    losses = {name: [float(x) for x in history.history[name]] for name in ('loss', 'pi_loss', 'v_loss')}
+    losses['samples'] = len(value)
+    return losses
+
+
+def add_training_flags(parser):
+    parser.add_argument('--window', type=int, default=RN_WINDOW,
+                        help='train on the newest K history files (default: %(default)s, the book)')
+    parser.add_argument('--symmetries', action='store_true',
+                        help="also train on every symmetric copy of each position (not in the book)")
 
 
 def main():
@@ -92,13 +129,14 @@ def main():
     add_game_flag(parser)
     parser.add_argument('--epochs', type=int, default=RN_EPOCHS, help='training epochs, RN_EPOCHS (default: %(default)s)')
     parser.add_argument('--batch-size', type=int, default=RN_BATCH_SIZE, help='samples per step (default: %(default)s)')
+    add_training_flags(parser)
     parser.add_argument('--trust-pickle', action='store_true',
                         help="also read the book's pickled .history files (unpickling runs code: only your own files)")
     args = parser.parse_args()
-    if args.epochs < 1 or args.batch_size < 1:
-        raise UserError('--epochs and --batch-size must be at least 1')
+    if args.epochs < 1 or args.batch_size < 1 or args.window < 1:
+        raise UserError('--epochs, --batch-size and --window must be at least 1')
     game = load_game(args.game)
-    losses = train_network(game, args.epochs, args.batch_size, args.trust_pickle)
+    losses = train_network(game, args.epochs, args.batch_size, args.trust_pickle, args.window, args.symmetries)
     print(f'wrote {model_path(game, "latest.h5")}: loss {losses["loss"][0]:.3f} -> {losses["loss"][-1]:.3f}')
 
 

@@ -60,8 +60,12 @@ class Evaluator:
         return self.network(planes)
 
 
-def search(evaluator, roots, evaluate_count, c_puct=C_PUCT):
-    """Visit counts (len(roots), A) of each root's moves after `evaluate_count` simulations."""
+def search(evaluator, roots, evaluate_count, c_puct=C_PUCT, root_noise=None):
+    """Visit counts (len(roots), A) of each root's moves after `evaluate_count` simulations.
+
+    root_noise: None (the book), or (alpha, weight, rng) to mix Dirichlet(alpha) noise into the
+    roots' priors with that weight, as AlphaZero does in self-play to try more openings.
+    """
     if evaluate_count < 1:
         raise ValueError('the search needs at least one simulation')
     games = len(roots)
@@ -87,6 +91,11 @@ def search(evaluator, roots, evaluate_count, c_puct=C_PUCT):
     # Simulation 1 evaluates every root and creates its children
     for game, root in enumerate(roots):
         expand(game, 0, root, policies[game])
+        if root_noise:
+            alpha, weight, rng = root_noise
+            moves = root.legal_actions()
+            noise = rng.dirichlet([alpha] * len(moves))
+            prior[game, 0, moves] = (1 - weight) * prior[game, 0, moves] + weight * noise
 
     path_node = np.zeros((games, nodes), dtype=np.int64)
     path_action = np.zeros((games, nodes), dtype=np.int64)

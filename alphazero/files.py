@@ -136,8 +136,8 @@ def read_book_history(path, game):
     return position, policy, value
 
 
-def newest_history(data_directory, trust_pickle=False):
-    """The newest history file: .npz, or also the book's pickled .history when trust_pickle is set."""
+def history_files(data_directory, trust_pickle=False):
+    """History files, oldest first: .npz, and also the book's pickled .history when trust_pickle is set."""
     patterns = ['*.npz'] + (['*.history'] if trust_pickle else [])
     paths = [p for pattern in patterns for p in glob.glob(os.path.join(data_directory, pattern))
              if not os.path.basename(p).startswith('.')]
@@ -147,7 +147,7 @@ def newest_history(data_directory, trust_pickle=False):
             raise UserError(f'{data_directory} holds only book-format pickle files ({os.path.basename(pickles[0])}, ...). '
                             'Unpickling can run code: if you made them yourself, rerun with --trust-pickle.')
         raise UserError(f'no history file in {data_directory}/: run `python self_play.py` first.')
-    return max(paths, key=lambda p: (os.path.basename(p).split('.')[0], p))
+    return sorted(paths, key=lambda p: (os.path.basename(p).split('.')[0], p))
 
 
 def load_history(path, game):

@@ -13,14 +13,15 @@ from pv_mcts import visits_to_scores
 class MctsPlayer:
     """PV-MCTS over a batch of states, choosing by the visit counts at a temperature."""
 
-    def __init__(self, evaluator, evaluate_count, temperature, rng):
+    def __init__(self, evaluator, evaluate_count, temperature, rng, dirichlet_alpha=0.0, dirichlet_weight=0.25):
         self.evaluator = evaluator
         self.evaluate_count = evaluate_count
         self.temperature = temperature
         self.rng = rng
+        self.root_noise = (dirichlet_alpha, dirichlet_weight, rng) if dirichlet_alpha > 0 else None
 
     def choose(self, states):
-        visits = search(self.evaluator, states, self.evaluate_count)
+        visits = search(self.evaluator, states, self.evaluate_count, root_noise=self.root_noise)
         choices = []
         for state, counts in zip(states, visits):
             legal_actions = state.legal_actions()

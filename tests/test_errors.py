@@ -7,7 +7,7 @@ import pytest
 
 import game
 from alphazero.cli import UserError
-from alphazero.files import atomic_output, load_model, newest_history, read_history, save_model, write_history
+from alphazero.files import atomic_output, history_files, load_model, read_history, save_model, write_history
 from conftest import tiny_model
 from human_play import ask_action
 from test_pipeline import run_script
@@ -83,11 +83,16 @@ def test_human_text_game_against_the_ai(tiny_best, capsys):
     assert capsys.readouterr().out.strip().splitlines()[-1] in ('You win', 'You lose', 'Draw')
 
 
-def test_corrupt_history_file_is_reported_by_name(workdir):
-    os.makedirs('data')
-    with open('data/20260101000000.npz', 'wb') as f:
+def test_corrupt_history_file_is_reported_by_name_and_skipped(workdir, capsys):
+    state = game.State()
+    write_history('data/20260101000000.npz', state.planes()[None], np.full((1, 9), 1 / 9), np.ones(1))
+    with open('data/20260102000000.npz', 'wb') as f:
         f.write(b'PK\x03\x04 truncated zip')
-    with pytest.raises(UserError, match='data/20260101000000.npz is not a readable history file'):
+    position, _, value = load_data()
+    assert len(position) == 1 and value[0] == 1  # the older, readable file
+    assert 'data/20260102000000.npz is not a readable history file' in capsys.readouterr().err
+    os.remove('data/20260101000000.npz')
+    with pytest.raises(UserError, match='no readable history file'):
         load_data()
     write_history('data/20260101000001.npz', np.zeros((2, 3, 3, 2)), np.zeros((2, 7)), np.zeros(2))
     with pytest.raises(UserError, match=r'data/20260101000001.npz holds .* \(N, 9\)'):
@@ -105,7 +110,7 @@ def test_book_pickle_history_is_read_only_when_trusted(workdir):
     position, policy, value = load_data(trust_pickle=True)
     np.testing.assert_array_equal(position[0], state.planes())
     assert policy[0, 0] == 0.5 and value[0] == -1
-    assert newest_history('data', trust_pickle=True).endswith('.history')
+    assert history_files('data', trust_pickle=True)[-1].endswith('.history')
 
 
 def test_interrupted_write_leaves_the_old_file(workdir):

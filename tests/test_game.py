@@ -71,7 +71,8 @@ def test_str_marks_first_player_o():
 
 def test_symmetries_are_the_eight_board_symmetries():
     assert len(set(SYMMETRIES)) == 8
-    for perm in SYMMETRIES:
+    for perm, actions in SYMMETRIES:
+        assert actions == perm  # an action is a square
         assert sorted(perm) == list(range(9))
         # A symmetry maps every winning line onto a winning line
         assert {tuple(sorted(perm.index(i) for i in line)) for line in LINES} == set(LINES)

@@ -1,4 +1,5 @@
 """The stages with tiny real networks: self-play records, training, the gate, ONNX export, a whole run."""
+import json
 import os
 import subprocess
 import sys
@@ -128,5 +129,16 @@ def test_train_cycle_end_to_end(workdir):
     assert len(list((workdir / 'data').glob('*.npz'))) == 2
     assert onnx_is_current(str(workdir / 'model' / 'best.onnx'), str(workdir / 'model' / 'best.h5'))
     assert 'Train 1 ====' in result.stdout and 'python human_play.py' in result.stdout
+    # One metrics record per cycle, and the charts
+    records = [json.loads(line) for line in (workdir / 'model' / 'metrics.jsonl').read_text().splitlines()]
+    assert [r['cycle'] for r in records] == [1, 2]
+    for record in records:
+        assert len(record['policy_loss']) == len(record['value_loss']) == 2
+        assert set(record['seconds']) >= {'self_play', 'train', 'evaluate', 'exact'}
+        assert record['games'] == 8 and record['positions'] >= 8 * 5 and 0 <= record['gate_score'] <= 1
+        assert 0 < record['exact']['optimal_move_accuracy'] <= 1
+        assert (record['scores'] is not None) == record['best_changed']
+    for chart in ('chart_losses.png', 'chart_gate.png', 'chart_strength.png'):
+        assert (workdir / 'model' / chart).read_bytes()[:8] == b'\x89PNG\r\n\x1a\n'
     # No file is left under a temporary name
     assert not [p for p in workdir.rglob('.*tmp*')]

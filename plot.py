@@ -1,0 +1,134 @@
+# ====================
+# Charts of a training run (not in the book)
+# ====================
+# train_cycle.py appends one record per cycle to metrics.jsonl beside best.h5 and redraws these
+# charts after every cycle; `python plot.py` redraws them from the file.
+#   chart_losses.png    training losses, epoch by epoch, and at the end of each cycle
+#   chart_gate.png      latest vs best score per cycle, and when the best player changed
+#   chart_strength.png  exact accuracy (solvable games) and scores against the fixed opponents
+
+import argparse
+import json
+import os
+
+from alphazero.cli import UserError, run
+from alphazero.files import atomic_output
+from alphazero.games import add_game_flag, load_game, model_path
+
+METRICS_FILE = 'metrics.jsonl'
+
+
+def read_metrics(path):
+    """The records of a metrics file ([] when there is none yet)."""
+    if not os.path.exists(path):
+        return []
+    records = []
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            try:
+                records.append(json.loads(line))
+            except ValueError:
+                raise UserError(f'{path} line {number} is not valid JSON; fix or delete that line.') from None
+    return records
+
+
+def save_figure(figure, path):
+    with atomic_output(path) as temporary:
+        figure.savefig(temporary, dpi=100)
+
+
+def plot_losses(records, pyplot):
+    figure, (by_epoch, by_cycle) = pyplot.subplots(1, 2, figsize=(12, 4.5))
+    epoch = 0
+    for record in records:
+        epochs = range(epoch + 1, epoch + 1 + len(record['loss']))
+        by_epoch.plot(epochs, record['policy_loss'], color='tab:blue', label='policy (cross-entropy)' if epoch == 0 else None)
+        by_epoch.plot(epochs, record['value_loss'], color='tab:orange', label='value (squared error)' if epoch == 0 else None)
+        epoch += len(record['loss'])
+        by_epoch.axvline(epoch + 0.5, color='lightgray', linewidth=0.8)
+    by_epoch.set(title='Training loss, epoch by epoch (gray lines: end of a cycle)', xlabel='epoch, counted over all cycles',
+                 ylabel='loss on the training data')
+    by_epoch.legend()
+    cycles = [r['cycle'] for r in records]
+    by_cycle.plot(cycles, [r['policy_loss'][-1] for r in records], 'o-', label='policy (cross-entropy)')
+    by_cycle.plot(cycles, [r['value_loss'][-1] for r in records], 'o-', label='value (squared error)')
+    by_cycle.set(title='Loss at the end of each cycle', xlabel='cycle', ylabel='loss on the training data')
+    by_cycle.legend()
+    figure.tight_layout()
+    return figure
+
+
+def plot_gate(records, pyplot):
+    figure, axes = pyplot.subplots(figsize=(7, 4.5))
+    cycles = [r['cycle'] for r in records]
+    scores = [r['gate_score'] for r in records]
+    axes.plot(cycles, scores, '-', color='gray')
+    changed = [(c, s) for c, s, r in zip(cycles, scores, records) if r['best_changed']]
+    kept = [(c, s) for c, s, r in zip(cycles, scores, records) if not r['best_changed']]
+    if changed:
+        axes.plot(*zip(*changed), 'o', color='tab:green', label='latest became the best player')
+    if kept:
+        axes.plot(*zip(*kept), 'x', color='tab:red', label='best player kept')
+    axes.axhline(0.5, linestyle='--', color='black', linewidth=0.8, label='threshold: more than 0.5 wins')
+    axes.set(title='Latest network vs best player', xlabel='cycle', ylabel='average point of the latest network',
+             ylim=(-0.05, 1.05))
+    axes.legend()
+    figure.tight_layout()
+    return figure
+
+
+def plot_strength(records, pyplot):
+    figure, (exact, scores) = pyplot.subplots(1, 2, figsize=(12, 4.5))
+    cycles = [r['cycle'] for r in records]
+    judged = [(c, r['exact']) for c, r in zip(cycles, records) if r.get('exact')]
+    if judged:
+        exact.plot([c for c, _ in judged], [100 * e['optimal_move_accuracy'] for _, e in judged], 'o-',
+                   label='moves that keep the game-theoretic value')
+        exact.plot([c for c, _ in judged], [100 * e['value_accuracy'] for _, e in judged], 's-',
+                   label='value head right about win / draw / loss')
+        exact.legend()
+    else:
+        exact.text(0.5, 0.5, 'this game is too large to solve exactly', ha='center', transform=exact.transAxes)
+    exact.set(title='Exact accuracy of the best player over all positions', xlabel='cycle', ylabel='%', ylim=(0, 101))
+    for name in ('VS_Random', 'VS_AlphaBeta', 'VS_MCTS'):
+        points = [(c, r['scores'][name]['all']) for c, r in zip(cycles, records) if r.get('scores') and name in r['scores']]
+        if points:
+            scores.plot(*zip(*points), 'o-', label=name)
+    scores.set(title='Best player vs fixed opponents (when it changed)', xlabel='cycle',
+               ylabel='average point (1 win, 0.5 draw)', ylim=(-0.05, 1.05))
+    if scores.get_legend_handles_labels()[0]:
+        scores.legend()
+    figure.tight_layout()
+    return figure
+
+
+def plot_metrics(records, directory):
+    """Write the three charts into `directory`; returns their paths."""
+    import matplotlib
+    matplotlib.use('Agg')
+    from matplotlib import pyplot
+    paths = []
+    for name, draw in (('chart_losses.png', plot_losses), ('chart_gate.png', plot_gate),
+                       ('chart_strength.png', plot_strength)):
+        figure = draw(records, pyplot)
+        paths.append(os.path.join(directory, name))
+        save_figure(figure, paths[-1])
+        pyplot.close(figure)
+    return paths
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Redraw a training run's charts from its metrics file.")
+    add_game_flag(parser)
+    args = parser.parse_args()
+    game = load_game(args.game)
+    path = model_path(game, METRICS_FILE)
+    records = read_metrics(path)
+    if not records:
+        raise UserError(f'{path} has no finished cycle yet: run `python train_cycle.py` first.')
+    for chart in plot_metrics(records, os.path.dirname(path)):
+        print(f'wrote {chart}')
+
+
+if __name__ == '__main__':
+    run(main)
