@@ -69,7 +69,7 @@ def plot_gate(records, pyplot):
         axes.plot(*zip(*changed), 'o', color='tab:green', label='latest became the best player')
     if kept:
         axes.plot(*zip(*kept), 'x', color='tab:red', label='best player kept')
-    axes.axhline(0.5, linestyle='--', color='black', linewidth=0.8, label='threshold: more than 0.5 wins')
+    axes.axhline(0.5, linestyle='--', color='black', linewidth=0.8, label='latest must score more than 0.5')
     axes.set(title='Latest network vs best player', xlabel='cycle', ylabel='average point of the latest network',
              ylim=(-0.05, 1.05))
     axes.legend()
@@ -89,7 +89,8 @@ def plot_strength(records, pyplot):
         exact.legend()
     else:
         exact.text(0.5, 0.5, 'this game is too large to solve exactly', ha='center', transform=exact.transAxes)
-    exact.set(title='Exact accuracy of the best player over all positions', xlabel='cycle', ylabel='%', ylim=(0, 101))
+    exact.set(title='Exact accuracy of the best player over all positions', xlabel='cycle', ylabel='% of positions')
+    exact.set_ylim(top=100.5)
     for name in ('VS_Random', 'VS_AlphaBeta', 'VS_MCTS'):
         points = [(c, r['scores'][name]['all']) for c, r in zip(cycles, records) if r.get('scores') and name in r['scores']]
         if points:
@@ -107,10 +108,13 @@ def plot_metrics(records, directory):
     import matplotlib
     matplotlib.use('Agg')
     from matplotlib import pyplot
+    from matplotlib.ticker import MaxNLocator
     paths = []
     for name, draw in (('chart_losses.png', plot_losses), ('chart_gate.png', plot_gate),
                        ('chart_strength.png', plot_strength)):
         figure = draw(records, pyplot)
+        for axes in figure.axes:  # cycles and epochs are whole numbers
+            axes.xaxis.set_major_locator(MaxNLocator(integer=True))
         paths.append(os.path.join(directory, name))
         save_figure(figure, paths[-1])
         pyplot.close(figure)

@@ -127,14 +127,14 @@ def boltzman(xs, temperature):
 
 # Play one game of the best model against itself when run alone
 if __name__ == '__main__':
+    import game
     from alphazero.cli import run
     from alphazero.files import load_model
-    from game import State
 
     def main():
-        model = load_model('./model/best.h5', __import__('game'))
+        model = load_model('./model/best.h5', game)
         next_action = pv_mcts_action(model, 1.0)
-        state = State()
+        state = game.State()
         while not state.is_done():
             state = state.next(next_action(state))
             print(state, end='\n\n')

@@ -56,6 +56,9 @@ def parse_args(argv=None):
     parser.add_argument('--best-games', type=int, default=EP_GAME_COUNT,
                         help='games of best vs each fixed opponent (default: %(default)s)')
     parser.add_argument('--parallel', type=int, default=SP_PARALLEL, help='self-play games played at once (default: %(default)s)')
+    parser.add_argument('--no-gate', dest='gate', action='store_false',
+                        help='the latest network always becomes the best player, as in the AlphaZero paper '
+                             '(the gate games are still played and recorded)')
     parser.add_argument('--until-perfect', action='store_true',
                         help='stop once the best player plays perfectly (games small enough to solve)')
     add_network_flags(parser)
@@ -134,8 +137,9 @@ def run_cycle(game, args, cycle, progress_path):
         return {'average': average, 'better': better}
     evaluation = stage('evaluate', gate)
 
-    # When it is better: it becomes the best player, is exported, and meets the fixed opponents
-    if evaluation['better']:
+    # When it is better (or with --no-gate, always): it becomes the best player, is exported, and
+    # meets the fixed opponents
+    if evaluation['better'] or not args.gate:
         def promote():
             if file_sha256(model_path(game, 'latest.h5')) != file_sha256(model_path(game, 'best.h5')):
                 update_best_player(game)
@@ -165,7 +169,7 @@ def metrics_record(progress, seconds_before):
         'games': stats['games'], 'positions': stats['positions'],
         'positions_per_second': stats['positions_per_second'], 'cache_hit_rate': stats['cache_hit_rate'],
         'samples': train['samples'], 'loss': train['loss'], 'policy_loss': train['pi_loss'], 'value_loss': train['v_loss'],
-        'gate_score': evaluation['average'], 'best_changed': evaluation['better'],
+        'gate_score': evaluation['average'], 'best_changed': 'best' in progress,
         'scores': progress.get('best'), 'exact': progress.get('exact'),
     }
 
