@@ -1,6 +1,7 @@
 """Self-play speed, side by side in one run, on the book's default network (128 filters, 16 blocks).
 
     (a) the book's loop: the reference search calling model.predict for every leaf
+    (a2) the same loop as pv_mcts.py runs it now: one traced TensorFlow call per leaf
     (b) the batched engine on onnxruntime, no cache
     (c) the batched engine on onnxruntime, with the evaluation cache
     (d) raw batched onnxruntime inference of the same network (the limit for (b))
@@ -23,28 +24,31 @@ import numpy as np  # noqa: E402
 import game  # noqa: E402
 from alphazero.batched_mcts import Evaluator  # noqa: E402
 from alphazero.files import save_model  # noqa: E402
-from alphazero.inference import OnnxNetwork  # noqa: E402
+from alphazero.inference import KerasNetwork, OnnxNetwork  # noqa: E402
 from alphazero.match import MctsPlayer, play_games  # noqa: E402
 from dual_network import DN_FILTERS, DN_RESIDUAL_NUM, build_dual_network  # noqa: E402
 from export import export  # noqa: E402
 from pv_mcts import PV_EVALUATE_COUNT, pv_mcts_scores  # noqa: E402
 
 
-class BookStyleNetwork:
-    """The book's predict: one model.predict call per position, counted."""
+class CountingNetwork:
+    """A network that counts the positions it evaluates; `predict` chooses the book's model.predict."""
 
-    def __init__(self, model):
+    def __init__(self, model, predict):
         self.model = model
+        self.network = None if predict else KerasNetwork(model)
         self.evaluations = 0
 
     def __call__(self, planes):
         self.evaluations += len(planes)
+        if self.network:
+            return self.network(planes)
         policies, values = self.model.predict(planes, verbose=0)
         return policies, values.reshape(-1)
 
 
-def book_loop(model, games, sims):
-    network = BookStyleNetwork(model)
+def book_loop(model, games, sims, predict=True):
+    network = CountingNetwork(model, predict)
     positions = 0
     start = time.perf_counter()
     for _ in range(games):
@@ -102,6 +106,8 @@ def main():
     rows = {}
     positions, evaluations, seconds = book_loop(model, args.book_games, args.sims)
     rows['a'] = ('book loop, model.predict per leaf', args.book_games, positions, evaluations, seconds, '')
+    positions, evaluations, seconds = book_loop(model, args.book_games, args.sims, predict=False)
+    rows['a2'] = ('book loop, traced call per leaf', args.book_games, positions, evaluations, seconds, '')
     positions, evaluations, seconds, _ = engine(onnx, args.games, args.sims, False, args.parallel)
     rows['b'] = (f'batched, onnxruntime, no cache, {args.parallel} live', args.games, positions, evaluations, seconds, '')
     positions, evaluations, seconds, evaluator = engine(onnx, args.cache_games, args.sims, cache=True)
@@ -109,15 +115,15 @@ def main():
                  f'hit rate {evaluator.hit_rate:.1%}')
     raw = raw_inference(onnx, args.parallel)
 
-    print(f'{"":4}{"what":40}{"games":>7}{"positions":>11}{"evals":>9}{"seconds":>9}{"positions/s":>13}{"evals/s":>10}')
+    print(f'{"":5}{"what":40}{"games":>7}{"positions":>11}{"evals":>9}{"seconds":>9}{"positions/s":>13}{"evals/s":>10}')
     rate = {}
     for key, (what, games, positions, evaluations, seconds, note) in rows.items():
         rate[key] = (positions / seconds, evaluations / seconds)
-        print(f'({key}) {what:40}{games:>7}{positions:>11}{evaluations:>9}{seconds:>9.1f}'
+        print(f'{"(" + key + ")":4} {what:40}{games:>7}{positions:>11}{evaluations:>9}{seconds:>9.1f}'
               f'{rate[key][0]:>13.1f}{rate[key][1]:>10.0f}  {note}')
-    print(f'(d) {"raw onnxruntime inference, batch " + str(args.parallel):40}{"":>49}{raw:>10.0f}')
-    print(f'b/a positions/s: {rate["b"][0] / rate["a"][0]:.0f}x   c/a positions/s: {rate["c"][0] / rate["a"][0]:.0f}x   '
-          f'b/d evals/s: {rate["b"][1] / raw:.2f}')
+    print(f'(d)  {"raw onnxruntime inference, batch " + str(args.parallel):40}{"":>49}{raw:>10.0f}')
+    print(f'a2/a positions/s: {rate["a2"][0] / rate["a"][0]:.0f}x   b/a: {rate["b"][0] / rate["a"][0]:.0f}x   '
+          f'c/a: {rate["c"][0] / rate["a"][0]:.0f}x   b/d evals/s: {rate["b"][1] / raw:.2f}')
 
 
 if __name__ == '__main__':
