@@ -109,3 +109,13 @@ def test_a_killed_run_resumes_where_it_stopped(workdir):
     # Once every cycle is done, the same command has nothing left to do
     again = subprocess.run(cycle_command(), cwd=workdir, capture_output=True, text=True, timeout=600)
     assert again.returncode == 0 and '2 cycles done before' in again.stdout and 'Train' not in again.stdout
+
+
+def test_presets_set_defaults_and_flags_still_win():
+    from train_cycle import parse_args
+    book = parse_args([])
+    assert (book.filters, book.blocks, book.games, book.epochs, book.sims) == (128, 16, 500, 100, 50)
+    assert book.gate and not book.symmetries and book.window == 1 and book.dirichlet == 0
+    fast = parse_args(['--preset', 'fast', '--epochs', '7'])
+    assert fast.filters == 32 and fast.symmetries and not fast.gate and fast.until_perfect
+    assert fast.epochs == 7
