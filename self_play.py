@@ -7,7 +7,6 @@
 # leaves of every live game in one network call.
 
 import argparse
-import os
 import time
 
 import numpy as np
