@@ -35,7 +35,7 @@ PRESETS = {
     'book': {},
     # A small network with root noise, symmetries, a window of recent data and no gate (README:
     # what it reaches and how fast)
-    'fast': {'filters': 32, 'blocks': 3, 'games': 200, 'epochs': 5, 'sims': 100, 'dirichlet': 0.3,
+    'fast': {'filters': 32, 'blocks': 3, 'games': 200, 'epochs': 5, 'sims': 400, 'dirichlet': 0.3,
              'symmetries': True, 'window': 4, 'gate': False, 'cycles': 20, 'until_perfect': True},
 }
 
@@ -207,10 +207,11 @@ def main():
 
     # Where the results are, and how to use them
     flag = '' if game.NAME == 'tictactoe' else f' --game {game.NAME}'
+    play_flags = flag + ('' if args.sims == PV_EVALUATE_COUNT else f' --sims {args.sims}')
     print(f'\nbest model: {best} (Keras) and {best[:-3]}.onnx (ONNX)')
     print(f'metrics:    {metrics_path}, charts: {os.path.dirname(metrics_path)}/chart_*.png '
           f'(python plot.py{flag} redraws them)')
-    print(f'play it:    python human_play.py{flag}   (or --text in a terminal)')
+    print(f'play it:    python human_play.py{play_flags}   (or --text in a terminal)')
 
 
 if __name__ == '__main__':

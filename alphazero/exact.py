@@ -87,7 +87,9 @@ def exact_strength(game, evaluator, evaluate_count, table=None):
 def describe(strength):
     def games(results):
         return ', '.join(f'{results.get(k, 0)} {k}' for k in ('win', 'draw', 'loss'))
-    return (f'optimal-move accuracy {strength["optimal_move_accuracy"]:.1%} of {strength["positions"]} positions, '
+    wrong = round(strength['positions'] * (1 - strength['optimal_move_accuracy']))
+    return (f'optimal-move accuracy {strength["optimal_move_accuracy"]:.2%} ({wrong} of {strength["positions"]} '
+            f'positions get a move that gives away the game-theoretic value), '
             f'value accuracy {strength["value_accuracy"]:.1%}\n'
             f'vs perfect player: as first {games(strength["vs_perfect_first"])}; '
             f'as second {games(strength["vs_perfect_second"])}')
