@@ -16,7 +16,7 @@ from alphazero.games import add_game_flag, load_game, model_path
 from alphazero.inference import load_network
 from alphazero.match import MctsPlayer, play_games
 from pv_mcts import PV_EVALUATE_COUNT
-from self_play import add_search_flags, check_positive
+from self_play import add_search_flags, check_positive, non_negative
 
 # Parameters
 EN_GAME_COUNT = 10      # games per evaluation (the AlphaZero paper: 400)
@@ -89,7 +89,7 @@ def main():
     add_game_flag(parser)
     parser.add_argument('--games', type=int, default=EN_GAME_COUNT, help='games to play, EN_GAME_COUNT (default: %(default)s)')
     add_search_flags(parser)
-    parser.add_argument('--temperature', type=float, default=EN_TEMPERATURE,
+    parser.add_argument('--temperature', type=non_negative, default=EN_TEMPERATURE,
                         help='Boltzmann temperature of both players (default: %(default)s)')
     args = parser.parse_args()
     check_positive(args, 'games', 'sims')

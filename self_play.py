@@ -84,8 +84,16 @@ def add_search_flags(parser, evaluate_count=PV_EVALUATE_COUNT):
     parser.add_argument('--seed', type=int, help='random seed for reproducible games')
 
 
+# An argparse type: a number that is 0 or more (a negative one ends with the usage text)
+def non_negative(text):
+    value = float(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f'{text} is negative; it must be 0 or more')
+    return value
+
+
 def add_noise_flag(parser):
-    parser.add_argument('--dirichlet', type=float, default=SP_DIRICHLET_ALPHA, metavar='ALPHA',
+    parser.add_argument('--dirichlet', type=non_negative, default=SP_DIRICHLET_ALPHA, metavar='ALPHA',
                         help=f'mix Dirichlet(ALPHA) noise into the root priors of self-play, weight '
                              f'{SP_DIRICHLET_WEIGHT} (default: 0, off as in the book; try 0.3)')
 
@@ -101,14 +109,12 @@ def main():
     add_game_flag(parser)
     parser.add_argument('--games', type=int, default=SP_GAME_COUNT, help='games to play, SP_GAME_COUNT (default: %(default)s)')
     add_search_flags(parser)
-    parser.add_argument('--temperature', type=float, default=SP_TEMPERATURE,
+    parser.add_argument('--temperature', type=non_negative, default=SP_TEMPERATURE,
                         help='Boltzmann temperature on the visit counts (default: %(default)s)')
     parser.add_argument('--parallel', type=int, default=SP_PARALLEL, help='games played at once (default: %(default)s)')
     add_noise_flag(parser)
     args = parser.parse_args()
     check_positive(args, 'games', 'sims', 'parallel')
-    if args.temperature < 0 or args.dirichlet < 0:
-        raise UserError('--temperature and --dirichlet must not be negative')
     path, stats = self_play(load_game(args.game), args.games, args.sims, args.temperature, args.parallel,
                             args.cache, args.backend, args.seed, args.dirichlet)
     cache = f', cache hit rate {stats["cache_hit_rate"]:.1%}' if args.cache else ''

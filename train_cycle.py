@@ -72,8 +72,6 @@ def parse_args(argv=None):
     args = parser.parse_args(argv)
     check_positive(args, 'cycles', 'games', 'epochs', 'eval_games', 'best_games', 'parallel', 'sims', 'window')
     check_network_flags(args)
-    if args.dirichlet < 0:
-        raise UserError('--dirichlet must not be negative')
     if args.backend == 'onnx':
         raise UserError('--backend onnx is chosen automatically here once best.onnx exists; use auto or keras')
     return args
@@ -107,7 +105,7 @@ def append_metrics(path, record):
 
 
 # ----- one cycle, stage by stage; a finished stage is skipped when resuming -----
-def run_cycle(game, args, cycle, progress_path):
+def run_cycle(game, args, cycle, progress_path, previous_exact=None):
     progress = read_progress(progress_path, cycle)
     seed = None if args.seed is None else args.seed + cycle
 
@@ -147,16 +145,19 @@ def run_cycle(game, args, cycle, progress_path):
             return evaluate_best_player(game, args.best_games, args.sims, args.cache, args.backend, seed, exact=False)
         stage('best', promote)
 
-    # The exact strength of the best player, every cycle, for games small enough to solve
+    # The exact strength of the best player, every cycle, for games small enough to solve (measured
+    # again only when the best player changed)
     if getattr(game, 'SOLVABLE', False):
+        from alphazero.exact import describe
+
         def judge():
+            if previous_exact and 'best' not in progress:
+                return previous_exact
             from alphazero.batched_mcts import Evaluator
-            from alphazero.exact import describe, exact_strength
+            from alphazero.exact import exact_strength
             network, _ = load_network(model_path(game, 'best.h5'), game, args.backend)
-            strength = exact_strength(game, Evaluator(network), args.sims)
-            print(describe(strength))
-            return strength
-        stage('exact', judge)
+            return exact_strength(game, Evaluator(network), args.sims)
+        print(describe(stage('exact', judge)))
     return progress
 
 
@@ -196,7 +197,7 @@ def main():
             print('the best player plays perfectly: stopping (--until-perfect)')
             break
         print(f'Train {cycle} ====================')
-        progress = run_cycle(game, args, cycle, progress_path)
+        progress = run_cycle(game, args, cycle, progress_path, records[-1].get('exact') if records else None)
 
         # The cycle is done: record it, redraw the charts, forget its progress
         records.append(metrics_record(progress, records[-1]['elapsed'] if records else 0.0))

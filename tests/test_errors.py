@@ -55,7 +55,8 @@ def test_damaged_model_through_the_command_line_has_no_traceback(workdir):
 
 @pytest.mark.parametrize('script, args', [('train_cycle.py', ['--cycles', 'many']),
                                           ('self_play.py', ['--frobnicate']),
-                                          ('human_play.py', ['--game', 'chess'])])
+                                          ('human_play.py', ['--game', 'chess']),
+                                          ('train_cycle.py', ['--dirichlet', '-0.3'])])
 def test_nonsense_flags_print_the_usage(workdir, script, args):
     result = run_script(script, *args, cwd=workdir)
     assert result.returncode == 2 and 'usage:' in result.stderr

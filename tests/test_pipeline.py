@@ -138,6 +138,8 @@ def test_train_cycle_end_to_end(workdir):
         assert record['games'] == 8 and record['positions'] >= 8 * 5 and 0 <= record['gate_score'] <= 1
         assert 0 < record['exact']['optimal_move_accuracy'] <= 1
         assert (record['scores'] is not None) == record['best_changed']
+    if not records[1]['best_changed']:  # the same best player is not judged twice
+        assert records[1]['exact'] == records[0]['exact'] and records[1]['seconds']['exact'] < 0.5
     for chart in ('chart_losses.png', 'chart_gate.png', 'chart_strength.png'):
         assert (workdir / 'model' / chart).read_bytes()[:8] == b'\x89PNG\r\n\x1a\n'
     # No file is left under a temporary name
