@@ -9,7 +9,7 @@ import os
 
 from alphazero.cli import UserError, run
 from alphazero.files import save_model
-from alphazero.games import add_game_flag, load_game, model_path
+from alphazero.games import add_game_flag, load_game, model_path, parse_game_args
 
 # Parameters
 DN_FILTERS = 128        # filters of every convolution (the AlphaZero paper: 256)
@@ -102,7 +102,7 @@ def main():
                                                  "(does nothing when it exists).")
     add_game_flag(parser)
     add_network_flags(parser)
-    args = parser.parse_args()
+    args = parse_game_args(parser)
     check_network_flags(args)
     game = load_game(args.game)
     path = model_path(game, 'best.h5')

@@ -11,7 +11,7 @@ from tqdm import tqdm
 
 from alphazero.cli import run
 from alphazero.exact import describe, exact_strength
-from alphazero.games import add_game_flag, load_game, model_path
+from alphazero.games import add_game_flag, load_game, model_path, parse_game_args
 from alphazero.match import FunctionPlayer, play_games
 from evaluate_network import match_pairings, mcts_player, player_points
 from pv_mcts import PV_EVALUATE_COUNT
@@ -26,11 +26,6 @@ def mean(points):
     return sum(points) / len(points) if points else None
 
 
-# The opponents, by the names the book prints
-def opponents(game):
-    return {'VS_Random': game.random_action, 'VS_AlphaBeta': game.alpha_beta_action, 'VS_MCTS': game.mcts_action}
-
-
 # Play the best player against every opponent; returns {name: {'all', 'first', 'second': average point}}
 # and, for a solvable game, {'exact': its exact strength}
 def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT,
@@ -39,9 +34,10 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
     best = mcts_player(model_path(game, 'best.h5'), game, evaluate_count, 0.0, cache, backend, seed)
 
     # All games against all opponents at once, so that the best player's searches share network calls
-    names = list(opponents(game))
+    opponents = game.opponents()
+    names = list(opponents)
     pairings = []
-    for action in opponents(game).values():
+    for action in opponents.values():
         pairings += match_pairings(best, FunctionPlayer(action), game_count)
     with tqdm(total=len(pairings), desc='evaluate best player', unit='game') as progress:
         results = play_games(game.State, pairings, progress=progress)
@@ -66,7 +62,7 @@ def main():
     parser.add_argument('--games', type=int, default=EP_GAME_COUNT,
                         help='games against each opponent, EP_GAME_COUNT (default: %(default)s)')
     add_search_flags(parser)
-    args = parser.parse_args()
+    args = parse_game_args(parser)
     check_positive(args, 'games', 'sims')
     evaluate_best_player(load_game(args.game), args.games, args.sims, args.cache, args.backend, args.seed)
 

@@ -12,7 +12,7 @@ from tqdm import tqdm
 from alphazero.batched_mcts import Evaluator
 from alphazero.cli import run
 from alphazero.files import copy_file
-from alphazero.games import add_game_flag, load_game, model_path
+from alphazero.games import add_game_flag, load_game, model_path, parse_game_args
 from alphazero.inference import load_network
 from alphazero.match import MctsPlayer, play_games
 from pv_mcts import PV_EVALUATE_COUNT
@@ -91,7 +91,7 @@ def main():
     add_search_flags(parser)
     parser.add_argument('--temperature', type=non_negative, default=EN_TEMPERATURE,
                         help='Boltzmann temperature of both players (default: %(default)s)')
-    args = parser.parse_args()
+    args = parse_game_args(parser)
     check_positive(args, 'games', 'sims')
     game = load_game(args.game)
     changed, _ = evaluate_network(game, args.games, args.sims, args.temperature, args.cache, args.backend, args.seed)

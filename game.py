@@ -89,6 +89,11 @@ def _symmetries():
 SYMMETRIES = _symmetries()
 
 
+# A click on a square plays that square
+def square_action(square):
+    return square
+
+
 # Random player
 def random_action(state):
     legal_actions = state.legal_actions()
@@ -123,6 +128,11 @@ def alpha_beta_action(state):
             best_action = action
             alpha = score
     return best_action
+
+
+# The opponents of evaluate_best_player.py, by the names the book prints
+def opponents():
+    return {'VS_Random': random_action, 'VS_AlphaBeta': alpha_beta_action, 'VS_MCTS': mcts_action}
 
 
 # Random playout: the value of `state` for the side to move

@@ -8,7 +8,7 @@ import argparse
 import sys
 
 from alphazero.cli import UserError, run
-from alphazero.games import add_game_flag, load_game, model_path
+from alphazero.games import add_game_flag, load_game, model_path, parse_game_args
 from alphazero.inference import load_network
 from pv_mcts import PV_EVALUATE_COUNT, pv_mcts_action
 
@@ -26,19 +26,35 @@ def result_text(state, human_first):
     return 'You lose' if human_to_move else 'You win'
 
 
+# The move the human must make without choosing: the only legal action when no square is
+# clickable for it (Othello's pass), else None
+def forced_action(state, game):
+    rows, columns = game.BOARD_SHAPE
+    legal_actions = state.legal_actions()
+    clickable = {game.square_action(square) for square in range(rows * columns)}
+    return legal_actions[0] if len(legal_actions) == 1 and legal_actions[0] not in clickable else None
+
+
 # ----- the terminal -----
+# Each empty square shows the number of the move a click there would make, when it is legal
 def board_text(state, game):
     rows, columns = game.BOARD_SHAPE
     cells = state.cells()
-    width = len(str(rows * columns - 1))
+    legal_actions = state.legal_actions()
+    width = len(str(game.ACTION_COUNT - 1))
     lines = []
     for y in range(rows):
-        marks = [MARKS.get(cells[y * columns + x], str(y * columns + x)).rjust(width) for x in range(columns)]
+        marks = []
+        for x in range(columns):
+            square = y * columns + x
+            action = game.square_action(square)
+            label = str(action) if cells[square] == 0 and action in legal_actions else '.'
+            marks.append(MARKS.get(cells[square], label).rjust(width))
         lines.append(' '.join(marks))
     return '\n'.join(lines)
 
 
-# Ask until the human types a legal square; None at end of input
+# Ask until the human types a legal move; None at end of input
 def ask_action(state, read=input):
     legal_actions = state.legal_actions()
     while True:
@@ -53,11 +69,15 @@ def ask_action(state, read=input):
 
 def play_text(game, next_action, human_first, read=input):
     state = game.State()
-    print(f'You are {MARKS[1] if human_first else MARKS[-1]}. Type the number of a square.')
+    print(f'You are {MARKS[1] if human_first else MARKS[-1]}. Type the number shown on a square.')
     while not state.is_done():
         print(board_text(state, game), end='\n\n')
         if state.is_first_player() == human_first:
-            action = ask_action(state, read)
+            action = forced_action(state, game)
+            if action is not None:
+                print('you have no move and pass')
+            else:
+                action = ask_action(state, read)
             if action is None:
                 print('\nbye')
                 return None
@@ -75,6 +95,9 @@ def play_window(game, next_action, human_first):
     import tkinter as tk
 
     rows, columns = game.BOARD_SHAPE
+    # Discs of two colours (first player, second player), or the book's o and x when the game has none
+    stone_colors = getattr(game, 'STONE_COLORS', None)
+    board_color = getattr(game, 'BOARD_COLOR', '#00A0FF')
 
     class GameUI(tk.Frame):
         def __init__(self, master=None):
@@ -100,38 +123,57 @@ def play_window(game, next_action, human_first):
             if self.state.is_first_player() != human_first:
                 return
             x, y = int(event.x // SQUARE_SIZE), int(event.y // SQUARE_SIZE)
-            action = y * columns + x
-            if x >= columns or y >= rows or action not in self.state.legal_actions():
+            if x >= columns or y >= rows:
                 return
+            action = game.square_action(y * columns + x)
+            if action not in self.state.legal_actions():
+                return
+            self.play(action)
+
+        # Play a move; then it is the AI's turn
+        def play(self, action):
             self.state = self.state.next(action)
             self.on_draw()
             if not self.state.is_done():
                 self.master.after(1, self.turn_of_ai)
 
-        # AI's turn
+        # AI's turn; when the human then has no move but a pass, it is played for them
         def turn_of_ai(self):
             if self.state.is_done():
                 return
             self.state = self.state.next(next_action(self.state))
             self.on_draw()
+            forced = None if self.state.is_done() else forced_action(self.state, game)
+            if forced is not None:
+                self.master.after(1000, lambda: self.play(forced))
 
         # Draw the board, the stones and the status line
         def on_draw(self):
             self.canvas.delete('all')
-            self.canvas.create_rectangle(0, 0, columns * SQUARE_SIZE, rows * SQUARE_SIZE, width=0, fill='#00A0FF')
+            self.canvas.create_rectangle(0, 0, columns * SQUARE_SIZE, rows * SQUARE_SIZE, width=0, fill=board_color)
             for i in range(1, columns):
                 self.canvas.create_line(i * SQUARE_SIZE, 0, i * SQUARE_SIZE, rows * SQUARE_SIZE, width=2, fill='#0077BB')
             for i in range(1, rows):
                 self.canvas.create_line(0, i * SQUARE_SIZE, columns * SQUARE_SIZE, i * SQUARE_SIZE, width=2, fill='#0077BB')
             for index, owner in enumerate(self.state.cells()):
                 x, y = (index % columns) * SQUARE_SIZE, (index // columns) * SQUARE_SIZE
-                if owner == 1:
+                if owner and stone_colors:
+                    self.canvas.create_oval(x + 8, y + 8, x + SQUARE_SIZE - 8, y + SQUARE_SIZE - 8, width=1,
+                                            outline='#333333', fill=stone_colors[0 if owner == 1 else 1])
+                elif owner == 1:
                     self.canvas.create_oval(x + 10, y + 10, x + SQUARE_SIZE - 10, y + SQUARE_SIZE - 10, width=2, outline='#FFFFFF')
                 elif owner == -1:
                     self.canvas.create_line(x + 10, y + 10, x + SQUARE_SIZE - 10, y + SQUARE_SIZE - 10, width=2, fill='#5D5D5D')
                     self.canvas.create_line(x + SQUARE_SIZE - 10, y + 10, x + 10, y + SQUARE_SIZE - 10, width=2, fill='#5D5D5D')
-            status = result_text(self.state, human_first) + ' - click for a new game' if self.state.is_done() else \
-                ('your move' if self.state.is_first_player() == human_first else 'AI is thinking...')
+            human_to_move = self.state.is_first_player() == human_first
+            if self.state.is_done():
+                status = result_text(self.state, human_first) + ' - click for a new game'
+            elif human_to_move and forced_action(self.state, game) is not None:
+                status = 'you have no move and pass'
+            else:
+                status = 'your move' if human_to_move else 'AI is thinking...'
+            if stone_colors:
+                status = f'you: {stone_colors[0 if human_first else 1]} - ' + status
             self.canvas.create_text(columns * SQUARE_SIZE // 2, rows * SQUARE_SIZE + 15, text=status)
 
     try:
@@ -150,7 +192,7 @@ def main():
     parser.add_argument('--second', action='store_true', help='let the AI move first')
     parser.add_argument('--sims', type=int, default=PV_EVALUATE_COUNT, help='AI search simulations per move (default: %(default)s)')
     parser.add_argument('--model', help="the model file (default: the game's best.h5; its .onnx export is used when current)")
-    args = parser.parse_args()
+    args = parse_game_args(parser)
     if args.sims < 1:
         raise UserError('--sims must be at least 1')
     game = load_game(args.game)

@@ -15,7 +15,7 @@ from tqdm import tqdm
 from alphazero.batched_mcts import Evaluator
 from alphazero.cli import UserError, run
 from alphazero.files import history_path, write_history
-from alphazero.games import add_game_flag, data_dir, load_game, model_path
+from alphazero.games import add_game_flag, data_dir, load_game, model_path, parse_game_args
 from alphazero.inference import load_network
 from alphazero.match import MctsPlayer, play_games
 from pv_mcts import PV_EVALUATE_COUNT
@@ -113,7 +113,7 @@ def main():
                         help='Boltzmann temperature on the visit counts (default: %(default)s)')
     parser.add_argument('--parallel', type=int, default=SP_PARALLEL, help='games played at once (default: %(default)s)')
     add_noise_flag(parser)
-    args = parser.parse_args()
+    args = parse_game_args(parser)
     check_positive(args, 'games', 'sims', 'parallel')
     path, stats = self_play(load_game(args.game), args.games, args.sims, args.temperature, args.parallel,
                             args.cache, args.backend, args.seed, args.dirichlet)

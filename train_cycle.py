@@ -15,7 +15,7 @@ import time
 
 from alphazero.cli import UserError, run
 from alphazero.files import atomic_output
-from alphazero.games import add_game_flag, load_game, model_path
+from alphazero.games import add_game_flag, load_game, model_path, parse_game_args
 from alphazero.inference import file_sha256, load_network
 from dual_network import add_network_flags, check_network_flags, dual_network
 from evaluate_best_player import EP_GAME_COUNT, evaluate_best_player
@@ -66,10 +66,8 @@ def parse_args(argv=None):
     add_noise_flag(parser)
     add_training_flags(parser)
 
-    # The preset's values become the defaults, then the command line is read again over them
-    preset = parser.parse_known_args(argv)[0].preset
-    parser.set_defaults(**PRESETS[preset])
-    args = parser.parse_args(argv)
+    # The game's defaults and then the preset's replace the book's, then the command line is read over them
+    args = parse_game_args(parser, argv, PRESETS[parser.parse_known_args(argv)[0].preset])
     check_positive(args, 'cycles', 'games', 'epochs', 'eval_games', 'best_games', 'parallel', 'sims', 'window')
     check_network_flags(args)
     if args.backend == 'onnx':

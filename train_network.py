@@ -14,7 +14,7 @@ from tqdm import tqdm
 
 from alphazero.cli import UserError, run
 from alphazero.files import history_files, load_history, load_model, save_model
-from alphazero.games import add_game_flag, data_dir, load_game, model_path
+from alphazero.games import add_game_flag, data_dir, load_game, model_path, parse_game_args
 
 # Parameters
 RN_EPOCHS = 100         # training epochs per cycle
@@ -132,7 +132,7 @@ def main():
     add_training_flags(parser)
     parser.add_argument('--trust-pickle', action='store_true',
                         help="also read the book's pickled .history files (unpickling runs code: only your own files)")
-    args = parser.parse_args()
+    args = parse_game_args(parser)
     if args.epochs < 1 or args.batch_size < 1 or args.window < 1:
         raise UserError('--epochs, --batch-size and --window must be at least 1')
     game = load_game(args.game)

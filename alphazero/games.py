@@ -1,13 +1,20 @@
 """The game registry: `--game` names to game modules, and where each game keeps its files.
 
-A game module has the book's State interface plus NAME, BOARD_SHAPE, INPUT_SHAPE, ACTION_COUNT,
-SYMMETRIES and State.planes(); see game.py. Adding a game means adding a module and a line here.
+A game module has the book's State interface (legal_actions, next, is_lose, is_draw, is_done,
+is_first_player, __str__) plus what the engine needs: NAME, BOARD_SHAPE, INPUT_SHAPE, ACTION_COUNT,
+SYMMETRIES, State.planes(), State.cells(), square_action(square) (the action a click on a square
+means) and opponents() (the fixed players of evaluate_best_player.py); DEFAULTS (training defaults)
+is optional. See game.py. Adding a game means adding a module and a line here; 'module:N' names
+the variant N of a module that holds several (othello.variant(N)).
 """
 import importlib
 import os
 
 GAMES = {
     'tictactoe': 'game',
+    'connect4': 'connect4',
+    'othello6': 'othello:6',
+    'othello8': 'othello:8',
 }
 DEFAULT_GAME = 'tictactoe'
 
@@ -16,12 +23,23 @@ def load_game(name=DEFAULT_GAME):
     """The module of the game called `name`."""
     if name not in GAMES:
         raise ValueError(f"unknown game {name!r}: choose one of {', '.join(GAMES)}")
-    return importlib.import_module(GAMES[name])
+    module_name, _, variant = GAMES[name].partition(':')
+    module = importlib.import_module(module_name)
+    return module.variant(int(variant)) if variant else module
 
 
 def add_game_flag(parser):
     parser.add_argument('--game', default=DEFAULT_GAME, choices=sorted(GAMES),
                         help='which game to play and train (default: %(default)s)')
+
+
+def parse_game_args(parser, argv=None, overrides=None):
+    """Parse the command line, with the chosen game's DEFAULTS over the parser's own defaults, then
+    `overrides` (a preset) over those; the flags typed always win."""
+    known = vars(parser.parse_known_args(argv)[0])
+    defaults = dict(getattr(load_game(known['game']), 'DEFAULTS', {}), **(overrides or {}))
+    parser.set_defaults(**{name: value for name, value in defaults.items() if name in known})
+    return parser.parse_args(argv)
 
 
 def model_dir(game):

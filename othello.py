@@ -1,0 +1,184 @@
+# ====================
+# Othello (the book's 6x6 game of chapter 8, and the standard 8x8 board)
+# ====================
+# An action is a square (row * size + column), or `size * size` to pass, legal only when no other
+# move exists. The game ends when neither side can move (after two passes in a row, or on a full
+# board); the side with more discs wins.
+#
+# Boards are bitboards (square = bit), so finding the legal moves is a few shifts and masks per
+# direction instead of a walk from every square. This module holds the rules for any even size;
+# `variant(6)` and `variant(8)` are the two games of the registry.
+
+import functools
+import random
+import types
+
+import numpy as np
+
+from alphazero.opponents import heuristic_opponents
+
+# Training defaults suited to each board on a small CPU (train_cycle.py; flags override them)
+DEFAULTS = {
+    6: {'filters': 64, 'blocks': 4, 'games': 200, 'sims': 100, 'epochs': 5, 'dirichlet': 0.5,
+        'symmetries': True, 'window': 4, 'cycles': 10},
+    8: {'filters': 64, 'blocks': 6, 'games': 100, 'sims': 100, 'epochs': 5, 'dirichlet': 0.3,
+        'symmetries': True, 'window': 4, 'cycles': 10},
+}
+
+
+@functools.cache
+def variant(size):
+    """The game module of Othello on a size x size board."""
+    squares = size * size
+    full = (1 << squares) - 1
+    pass_action = squares
+    not_first_column = sum(1 << (r * size + c) for r in range(size) for c in range(1, size))
+    not_last_column = sum(1 << (r * size + c) for r in range(size) for c in range(size - 1))
+    # (shift, mask): a positive shift moves towards higher squares; the mask drops what wrapped
+    # around from one edge to the other
+    directions = ((1, not_first_column), (-1, not_last_column), (size, full), (-size, full),
+                  (size + 1, not_first_column), (-size - 1, not_last_column),
+                  (size - 1, not_last_column), (-size + 1, not_first_column))
+
+    def shifted(bits, shift, mask):
+        return ((bits << shift) if shift > 0 else (bits >> -shift)) & mask
+
+    # The squares where the side with `own` discs may play: next to a run of the other side's
+    # discs that ends in one of its own, in some direction
+    def move_bits(own, other):
+        empty = full & ~(own | other)
+        moves = 0
+        for shift, mask in directions:
+            run = shifted(own, shift, mask) & other
+            for _ in range(size - 3):
+                run |= shifted(run, shift, mask) & other
+            moves |= shifted(run, shift, mask) & empty
+        return moves
+
+    # The discs that a move on `square_bit` turns over
+    def flipped(square_bit, own, other):
+        flips = 0
+        for shift, mask in directions:
+            run, x = 0, shifted(square_bit, shift, mask)
+            while x & other:
+                run |= x
+                x = shifted(x, shift, mask)
+            if x & own:
+                flips |= run
+        return flips
+
+    def bits_to_squares(bits):
+        return np.unpackbits(np.frombuffer(bits.to_bytes((squares + 7) // 8, 'little'), np.uint8),
+                             bitorder='little')[:squares]
+
+    # The book's starting discs for 6x6 (first player on 14 and 21); the standard position for 8x8
+    # (black, who moves first, on d5 and e4)
+    middle = size // 2
+    if size == 6:
+        start = (1 << 14 | 1 << 21, 1 << 15 | 1 << 20)
+    else:
+        start = (1 << (middle * size + middle - 1) | 1 << ((middle - 1) * size + middle),
+                 1 << ((middle - 1) * size + middle - 1) | 1 << (middle * size + middle))
+
+    class State:
+        # Initialise: the starting position unless bitboards are given; `depth` counts the plies
+        # played (passes included), so that the side to move is known
+        def __init__(self, pieces=None, enemy_pieces=None, depth=0):
+            self.pieces = start[0] if pieces is None else pieces
+            self.enemy_pieces = start[1] if enemy_pieces is None else enemy_pieces
+            self.depth = depth
+            self._moves = None
+
+        # Number of discs on a bitboard
+        def piece_count(self, pieces):
+            return pieces.bit_count()
+
+        # The side to move's legal squares as a bitboard (found once per state)
+        def move_bits(self):
+            if self._moves is None:
+                self._moves = move_bits(self.pieces, self.enemy_pieces)
+            return self._moves
+
+        # Game over: a full board, or neither side can move
+        def is_done(self):
+            return ((self.pieces | self.enemy_pieces) == full
+                    or (not self.move_bits() and not move_bits(self.enemy_pieces, self.pieces)))
+
+        # Lost: the game is over and the side to move has fewer discs
+        def is_lose(self):
+            return self.is_done() and self.pieces.bit_count() < self.enemy_pieces.bit_count()
+
+        # Draw: the game is over with as many discs each
+        def is_draw(self):
+            return self.is_done() and self.pieces.bit_count() == self.enemy_pieces.bit_count()
+
+        # The state after `action`, seen from the new side to move
+        def next(self, action):
+            if action == pass_action:
+                return State(self.enemy_pieces, self.pieces, self.depth + 1)
+            square_bit = 1 << action
+            flips = flipped(square_bit, self.pieces, self.enemy_pieces)
+            return State(self.enemy_pieces & ~flips, self.pieces | flips | square_bit, self.depth + 1)
+
+        # Legal squares in increasing order, or only the pass when there are none
+        def legal_actions(self):
+            bits = self.move_bits()
+            actions = []
+            while bits:
+                low = bits & -bits
+                actions.append(low.bit_length() - 1)
+                bits ^= low
+            return actions or [pass_action]
+
+        # The first player moves on even plies (the book's depth % 2 == 0)
+        def is_first_player(self):
+            return self.depth % 2 == 0
+
+        # The network's input: (size, size, 2), plane 0 = side to move, plane 1 = opponent
+        def planes(self):
+            return np.stack([bits_to_squares(self.pieces), bits_to_squares(self.enemy_pieces)],
+                            axis=-1).reshape(size, size, 2).astype(np.float32)
+
+        # Squares by owner: +1 first player, -1 second player, 0 empty
+        def cells(self):
+            first, second = (self.pieces, self.enemy_pieces) if self.is_first_player() else (self.enemy_pieces, self.pieces)
+            return [int(v) for v in bits_to_squares(first).astype(int) - bits_to_squares(second).astype(int)]
+
+        # Text board: o = first player, x = second player
+        def __str__(self):
+            marks = {1: 'o', -1: 'x', 0: '-'}
+            cells = self.cells()
+            return '\n'.join(''.join(marks[cells[r * size + c]] for c in range(size)) for r in range(size))
+
+    # The board's 8 symmetries as (square permutation, action permutation); the pass maps to itself
+    board = np.arange(squares).reshape(size, size)
+    boards = [np.rot90(board, k) for k in range(4)]
+    boards += [np.fliplr(b) for b in boards]
+    symmetries = tuple((tuple(int(i) for i in b.reshape(-1)), tuple(int(i) for i in b.reshape(-1)) + (pass_action,))
+                       for b in boards)
+
+    # Heuristic for the fixed-depth alpha-beta opponents: the disc difference
+    def heuristic(state):
+        return state.pieces.bit_count() - state.enemy_pieces.bit_count()
+
+    # Random player
+    def random_action(state):
+        return random.choice(state.legal_actions())
+
+    # The opponents of evaluate_best_player.py: random, and alpha-beta to depths 1, 2 and 4
+    def opponents():
+        return {'VS_Random': random_action, **heuristic_opponents(heuristic, (1, 2, 4))}
+
+    return types.SimpleNamespace(
+        NAME=f'othello{size}', BOARD_SHAPE=(size, size), INPUT_SHAPE=(size, size, 2),
+        ACTION_COUNT=squares + 1, PASS=pass_action, STONE_COLORS=('black', 'white'), BOARD_COLOR='#2E7D32', DEFAULTS=DEFAULTS[size], SYMMETRIES=symmetries,
+        State=State, square_action=lambda square: square, heuristic=heuristic,
+        random_action=random_action, opponents=opponents)
+
+
+# Play one random game on the 8x8 board when run alone
+if __name__ == '__main__':
+    state = variant(8).State()
+    while not state.is_done():
+        state = state.next(random.choice(state.legal_actions()))
+        print(state, end='\n\n')
