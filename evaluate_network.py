@@ -16,7 +16,7 @@ from alphazero.games import add_game_flag, load_game, model_path, parse_game_arg
 from alphazero.inference import load_network
 from alphazero.match import MctsPlayer, play_games
 from pv_mcts import PV_EVALUATE_COUNT
-from self_play import add_search_flags, check_positive, non_negative
+from self_play import add_search_flags, check_positive, first_player_value, non_negative
 
 # Parameters
 EN_GAME_COUNT = 10      # games per evaluation (the AlphaZero paper: 400)
@@ -25,9 +25,8 @@ EN_TEMPERATURE = 1.0    # Boltzmann temperature of both players
 
 # The first player's points: 1 won, 0 lost, 0.5 draw
 def first_player_point(ended_state):
-    if ended_state.is_lose():
-        return 0 if ended_state.is_first_player() else 1
-    return 0.5
+    value = first_player_value(ended_state)
+    return (value + 1) / 2
 
 
 # Games between `player` and `opponent`: `player` moves first in the even-numbered games

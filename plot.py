@@ -91,7 +91,9 @@ def plot_strength(records, pyplot):
         exact.text(0.5, 0.5, 'this game is too large to solve exactly', ha='center', transform=exact.transAxes)
     exact.set(title='Exact accuracy of the best player over all positions', xlabel='cycle', ylabel='% of positions')
     exact.set_ylim(top=100.5)
-    for name in ('VS_Random', 'VS_AlphaBeta', 'VS_MCTS'):
+    # Every opponent the game has, in the order they were first met
+    names = dict.fromkeys(name for r in records for name in (r.get('scores') or {}) if name != 'exact')
+    for name in names:
         points = [(c, r['scores'][name]['all']) for c, r in zip(cycles, records) if r.get('scores') and name in r['scores']]
         if points:
             scores.plot(*zip(*points), 'o-', label=name)

@@ -9,6 +9,7 @@ from math import sqrt
 
 import numpy as np
 
+from alphazero.games import terminal_value
 from alphazero.inference import KerasNetwork
 
 # Parameters
@@ -55,9 +56,10 @@ class Node:
 
     # One evaluation: returns the value for this node's side to move
     def evaluate(self, model):
-        # Game over: lost -1, draw 0
+        # Game over: lost -1, draw 0 (won 1, which the book leaves out: an Othello game can end
+        # with the side to move ahead)
         if self.state.is_done():
-            value = -1.0 if self.state.is_lose() else 0.0
+            value = float(terminal_value(self.state))
             self.w += value
             self.n += 1
             return value

@@ -15,7 +15,7 @@ from tqdm import tqdm
 from alphazero.batched_mcts import Evaluator
 from alphazero.cli import UserError, run
 from alphazero.files import history_path, write_history
-from alphazero.games import add_game_flag, data_dir, load_game, model_path, parse_game_args
+from alphazero.games import add_game_flag, data_dir, load_game, model_path, parse_game_args, terminal_value
 from alphazero.inference import load_network
 from alphazero.match import MctsPlayer, play_games
 from pv_mcts import PV_EVALUATE_COUNT
@@ -26,42 +26,58 @@ SP_TEMPERATURE = 1.0    # Boltzmann temperature on the visit counts
 SP_PARALLEL = 128     # games played at once (their new leaves share one network call)
 SP_DIRICHLET_ALPHA = 0.0    # Dirichlet noise at the root: 0 is off, as in the book
 SP_DIRICHLET_WEIGHT = 0.25  # its share of the root's priors when on (the AlphaZero paper)
+SP_RANDOM_OPENING = 0   # games start after 0 to N random moves, not recorded: 0 is off, as in the book
 
 
 # The first player's result: 1 won, -1 lost, 0 draw
 def first_player_value(ended_state):
-    if ended_state.is_lose():
-        return -1 if ended_state.is_first_player() else 1
-    return 0
+    value = terminal_value(ended_state)
+    return value if ended_state.is_first_player() else -value
 
 
-# Turn finished games into arrays: value from each move's side, flipping every ply
+# Turn finished games into arrays: the value target of each move is the game's result for the
+# side that made it; going back from the end, the side flips every ply (a pass is a ply too)
 def games_to_arrays(results):
     positions, policies, values = [], [], []
     for ended_state, records in results:
-        value = first_player_value(ended_state)
-        for planes, policy in records:
-            positions.append(planes)
-            policies.append(policy)
-            values.append(value)
+        value = -terminal_value(ended_state)  # the last mover's result
+        game_values = []
+        for _ in records:
+            game_values.append(value)
             value = -value
+        values += game_values[::-1]
+        positions += [planes for planes, _ in records]
+        policies += [policy for _, policy in records]
     return np.stack(positions), np.stack(policies), np.array(values, dtype=np.float32)
+
+
+# A start position after 0 to `max_moves` random moves (stopping before one that ends the game),
+# so that self-play also meets positions that its own good moves would never reach
+def random_opening(game, max_moves, rng):
+    state = game.State()
+    for _ in range(rng.integers(max_moves + 1)):
+        following = state.next(int(rng.choice(state.legal_actions())))
+        if following.is_done():
+            break
+        state = following
+    return state
 
 
 # Self-play: returns the history file's path and the stage's statistics
 def self_play(game=None, game_count=SP_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT,
               temperature=SP_TEMPERATURE, parallel=SP_PARALLEL, cache=True, backend='auto', seed=None,
-              dirichlet_alpha=SP_DIRICHLET_ALPHA):
+              dirichlet_alpha=SP_DIRICHLET_ALPHA, opening_moves=SP_RANDOM_OPENING):
     game = game or load_game()
     network, description = load_network(model_path(game, 'best.h5'), game, backend)
     evaluator = Evaluator(network, cache=cache)
-    player = MctsPlayer(evaluator, evaluate_count, temperature, np.random.default_rng(seed),
-                        dirichlet_alpha, SP_DIRICHLET_WEIGHT)
+    rng = np.random.default_rng(seed)
+    player = MctsPlayer(evaluator, evaluate_count, temperature, rng, dirichlet_alpha, SP_DIRICHLET_WEIGHT)
+    new_state = (lambda: random_opening(game, opening_moves, rng)) if opening_moves else game.State
 
     # Play all games, many at a time
     start = time.perf_counter()
     with tqdm(total=game_count, desc=f'self-play ({description})', unit='game') as progress:
-        results = play_games(game.State, [(player, player)] * game_count, parallel, record=True, progress=progress)
+        results = play_games(new_state, [(player, player)] * game_count, parallel, record=True, progress=progress)
     seconds = time.perf_counter() - start
 
     # Save the records
@@ -84,18 +100,26 @@ def add_search_flags(parser, evaluate_count=PV_EVALUATE_COUNT):
     parser.add_argument('--seed', type=int, help='random seed for reproducible games')
 
 
-# An argparse type: a number that is 0 or more (a negative one ends with the usage text)
-def non_negative(text):
-    value = float(text)
+# argparse types: a number (a whole number) that is 0 or more; a negative one ends with the usage text
+def non_negative(text, kind=float):
+    value = kind(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f'{text} is negative; it must be 0 or more')
     return value
 
 
-def add_noise_flag(parser):
+def non_negative_int(text):
+    return non_negative(text, int)
+
+
+# Ways for self-play to try moves its network would not (both off by default, as in the book)
+def add_exploration_flags(parser):
     parser.add_argument('--dirichlet', type=non_negative, default=SP_DIRICHLET_ALPHA, metavar='ALPHA',
                         help=f'mix Dirichlet(ALPHA) noise into the root priors of self-play, weight '
                              f'{SP_DIRICHLET_WEIGHT} (default: 0, off as in the book; try 0.3)')
+    parser.add_argument('--random-opening', type=non_negative_int, default=SP_RANDOM_OPENING, metavar='N',
+                        help='start each self-play game after 0 to N random moves, which are not recorded '
+                             '(default: 0, off as in the book)')
 
 
 def check_positive(args, *names):
@@ -112,11 +136,11 @@ def main():
     parser.add_argument('--temperature', type=non_negative, default=SP_TEMPERATURE,
                         help='Boltzmann temperature on the visit counts (default: %(default)s)')
     parser.add_argument('--parallel', type=int, default=SP_PARALLEL, help='games played at once (default: %(default)s)')
-    add_noise_flag(parser)
+    add_exploration_flags(parser)
     args = parse_game_args(parser)
     check_positive(args, 'games', 'sims', 'parallel')
     path, stats = self_play(load_game(args.game), args.games, args.sims, args.temperature, args.parallel,
-                            args.cache, args.backend, args.seed, args.dirichlet)
+                            args.cache, args.backend, args.seed, args.dirichlet, args.random_opening)
     cache = f', cache hit rate {stats["cache_hit_rate"]:.1%}' if args.cache else ''
     print(f'wrote {path}: {stats["positions"]} positions from {stats["games"]} games, '
           f'{stats["positions_per_second"]:.1f} positions/s, {stats["evaluations"]} network evaluations{cache}')

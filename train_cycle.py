@@ -23,7 +23,7 @@ from evaluate_network import EN_GAME_COUNT, evaluate_network, update_best_player
 from export import ensure_onnx
 from plot import METRICS_FILE, plot_metrics, read_metrics
 from pv_mcts import PV_EVALUATE_COUNT
-from self_play import SP_GAME_COUNT, SP_PARALLEL, add_noise_flag, add_search_flags, check_positive, self_play
+from self_play import SP_GAME_COUNT, SP_PARALLEL, add_exploration_flags, add_search_flags, check_positive, self_play
 from train_network import RN_EPOCHS, add_training_flags, train_network
 
 # Parameters
@@ -63,7 +63,7 @@ def parse_args(argv=None):
                         help='stop once the best player plays perfectly (games small enough to solve)')
     add_network_flags(parser)
     add_search_flags(parser, PV_EVALUATE_COUNT)
-    add_noise_flag(parser)
+    add_exploration_flags(parser)
     add_training_flags(parser)
 
     # The game's defaults and then the preset's replace the book's, then the command line is read over them
@@ -118,7 +118,8 @@ def run_cycle(game, args, cycle, progress_path, previous_exact=None):
     # Self-play
     def play():
         path, stats = self_play(game, args.games, args.sims, parallel=args.parallel, cache=args.cache,
-                                backend=args.backend, seed=seed, dirichlet_alpha=args.dirichlet)
+                                backend=args.backend, seed=seed, dirichlet_alpha=args.dirichlet,
+                                opening_moves=args.random_opening)
         print(f'{path}: {stats["positions"]} positions, {stats["positions_per_second"]:.0f} positions/s')
         return dict(stats, path=path)
     stage('self_play', play)

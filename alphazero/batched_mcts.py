@@ -10,11 +10,12 @@ Tree storage, per game g and node index i (node 0 is the root), per action a:
     child[g, i, a]        index of the child node, -1 until the child is first visited
     visits[g, i, a]       N of that child, value_sum[g, i, a] its W (from the child's side to move)
     prior[g, i, a]        P from the network, legal[g, i, a] whether the move is legal
-    terminal[g, i]        the node's position is over; terminal_value[g, i] its value then
+    terminal[g, i]        the node's position is over; end_value[g, i] its value then
 Every simulation adds at most one node, so a search of S simulations needs S nodes per game.
 """
 import numpy as np
 
+from alphazero.games import terminal_value
 from pv_mcts import C_PUCT, legal_policy
 
 
@@ -79,7 +80,7 @@ def search(evaluator, roots, evaluate_count, c_puct=C_PUCT, root_noise=None):
     prior = np.zeros((games, nodes, actions))
     legal = np.zeros((games, nodes, actions), dtype=bool)
     terminal = np.zeros((games, nodes), dtype=bool)
-    terminal_value = np.zeros((games, nodes))
+    end_value = np.zeros((games, nodes))
     node_states = [[root] for root in roots]
     node_count = np.ones(games, dtype=np.int64)
 
@@ -131,7 +132,7 @@ def search(evaluator, roots, evaluate_count, c_puct=C_PUCT, root_noise=None):
         to_evaluate = []
         for game in every_game:
             if below[game] >= 0:  # a finished position visited before
-                leaf_value[game] = terminal_value[game, below[game]]
+                leaf_value[game] = end_value[game, below[game]]
                 continue
             state = node_states[game][parent[game]].next(int(action[game]))
             new = node_count[game]
@@ -140,7 +141,7 @@ def search(evaluator, roots, evaluate_count, c_puct=C_PUCT, root_noise=None):
             node_states[game].append(state)
             if state.is_done():
                 terminal[game, new] = True
-                terminal_value[game, new] = leaf_value[game] = -1.0 if state.is_lose() else 0.0
+                end_value[game, new] = leaf_value[game] = terminal_value(state)
             else:
                 to_evaluate.append(game)
         if to_evaluate:

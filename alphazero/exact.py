@@ -13,6 +13,7 @@ from collections import Counter
 
 import numpy as np
 
+from alphazero.games import terminal_value
 from alphazero.match import MctsPlayer
 
 
@@ -28,7 +29,7 @@ def solve(game):
         key = position_key(state)
         if key not in table:
             if state.is_done():
-                result = -1 if state.is_lose() else 0
+                result = terminal_value(state)
             else:
                 result = max(-value(state.next(action)) for action in state.legal_actions())
             table[key] = (state, result)
@@ -55,10 +56,11 @@ def games_against_perfect(game, table, player, model_first):
         for state in following:
             if not state.is_done():
                 frontier.append(state)
-            elif not state.is_lose():
+            elif state.is_draw():
                 results['draw'] += 1
-            else:  # the side to move lost
-                results['loss' if state.is_first_player() == model_first else 'win'] += 1
+            else:  # the model won when the side to move (not the model) lost, and the other way round
+                model_to_move = state.is_first_player() == model_first
+                results['win' if (terminal_value(state) == 1) == model_to_move else 'loss'] += 1
     return results
 
 

@@ -19,6 +19,14 @@ GAMES = {
 DEFAULT_GAME = 'tictactoe'
 
 
+def terminal_value(ended_state):
+    """The result of a finished game for the side to move: 1 won, 0 draw, -1 lost. (In tic-tac-toe
+    and Connect Four the side to move never wins, but an Othello game can end with it ahead.)"""
+    if ended_state.is_lose():
+        return -1
+    return 0 if ended_state.is_draw() else 1
+
+
 def load_game(name=DEFAULT_GAME):
     """The module of the game called `name`."""
     if name not in GAMES:
