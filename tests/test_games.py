@@ -266,3 +266,25 @@ def test_alpha_beta_beats_random_at_othello():
         ours_to_move = state.is_first_player() == (game_index % 2 == 0)
         wins += state.is_lose() != ours_to_move and not state.is_draw()
     assert wins >= 12  # counting discs two moves ahead wins about 3 games in 4
+
+
+# ----- training targets -----
+@pytest.mark.parametrize('name', sorted(GAMES))
+def test_value_targets_are_each_movers_result_even_from_a_random_opening(name):
+    from self_play import first_player_value, games_to_arrays, random_opening
+    game = load_game(name)
+    rng = np.random.default_rng(9)
+    results = []
+    for _ in range(20):
+        state = random_opening(game, 5, rng)
+        assert not state.is_done()
+        movers, records = [], []
+        while not state.is_done():
+            movers.append(state.is_first_player())
+            records.append((state.planes(), np.zeros(game.ACTION_COUNT, np.float32)))
+            state = state.next(int(rng.choice(state.legal_actions())))
+        _, _, values = games_to_arrays([(state, records)])
+        first = first_player_value(state)
+        assert list(values) == [first if mover else -first for mover in movers]
+        results.append(first)
+    assert len(set(results)) > 1  # both sides won some games

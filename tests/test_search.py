@@ -3,12 +3,12 @@ import numpy as np
 import pytest
 
 from alphazero.batched_mcts import Evaluator, search
-from alphazero.games import sample_positions
+from alphazero.games import load_game, sample_positions
 from alphazero.inference import KerasNetwork
 from conftest import tiny_model
 import game
 from game import State
-from pv_mcts import boltzman, pv_mcts_action, pv_mcts_scores, pv_mcts_visits, visits_to_scores
+from pv_mcts import Node, boltzman, pv_mcts_action, pv_mcts_scores, pv_mcts_visits, visits_to_scores
 from test_game import state_from
 
 
@@ -71,3 +71,33 @@ def test_the_books_call_returns_a_legal_action():
     model = tiny_model(2)
     action = pv_mcts_action(model, 0.0)(State())
     assert action in State().legal_actions()
+
+
+# ----- the other games: the same search, whatever the rules -----
+@pytest.mark.parametrize('name', ['connect4', 'othello6', 'othello8'])
+def test_batched_search_equals_the_reference_in_every_game(name):
+    rules = load_game(name)
+    network = KerasNetwork(tiny_model(0, rules=rules))
+    positions = sample_positions(rules, 70, seed=7)  # whole random games, up to their last moves
+    for cache in (False, True):
+        batched = search(Evaluator(network, cache), positions, 30)
+        for state, counts in zip(positions, batched):
+            assert list(counts[state.legal_actions()]) == pv_mcts_visits(network, state, 30)
+
+
+def test_a_finished_othello_game_is_scored_from_the_side_to_move():
+    # An Othello game can end with the side to move ahead: a win for it (+1). The book's search
+    # scored every finished game that was not lost as a draw (0).
+    rules = load_game('othello6')
+    network = KerasNetwork(tiny_model(0, rules=rules))
+    rng = np.random.default_rng(8)
+    seen = set()
+    while seen != {-1.0, 1.0}:
+        state = rules.State()
+        while not state.is_done():
+            state = state.next(int(rng.choice(state.legal_actions())))
+        mine, theirs = state.piece_count(state.pieces), state.piece_count(state.enemy_pieces)
+        if mine != theirs:
+            value = Node(state, 1.0).evaluate(network)
+            assert value == (1.0 if mine > theirs else -1.0)
+            seen.add(value)
