@@ -160,6 +160,9 @@ def test_othello_pass_is_the_only_move_when_no_square_is_legal():
     after_pass = state.next(othello6.PASS)
     assert not after_pass.is_first_player() and after_pass.legal_actions() == [2]
     assert str(after_pass) == str(state)  # a pass changes nothing on the board
+    # human_play passes for the human, who has no square to click
+    from human_play import forced_action
+    assert forced_action(state, othello6) == othello6.PASS and forced_action(after_pass, othello6) is None
 
 
 def test_othello_ends_when_neither_side_can_move_and_counts_discs():
@@ -288,3 +291,30 @@ def test_value_targets_are_each_movers_result_even_from_a_random_opening(name):
         assert list(values) == [first if mover else -first for mover in movers]
         results.append(first)
     assert len(set(results)) > 1  # both sides won some games
+
+
+# ----- playing them -----
+@pytest.mark.parametrize('name', ['connect4', 'othello6'])
+def test_a_human_plays_a_whole_text_game(name, capsys):
+    import re
+    from alphazero.inference import KerasNetwork
+    from conftest import tiny_model
+    from human_play import board_text, play_text
+    from pv_mcts import pv_mcts_action
+    game = load_game(name)
+    # The human types the last legal move offered, after one illegal answer
+    answers = []
+
+    def read(prompt):
+        legal = [int(a) for a in re.findall(r'\d+', prompt)]
+        answers.append(legal)
+        return 'x' if len(answers) == 1 else str(legal[-1])
+    ai = pv_mcts_action(KerasNetwork(tiny_model(0, rules=game)), 0.0, 4)
+    ended = play_text(game, ai, name == 'connect4', read)
+    assert ended.is_done() and len(answers) > 3
+    out = capsys.readouterr().out
+    assert out.strip().splitlines()[-1] in ('You win', 'You lose', 'Draw')
+    # The board labels exactly the legal moves with their numbers
+    state = game.State()
+    labels = {int(t) for t in re.findall(r'\d+', board_text(state, game))}
+    assert labels == set(state.legal_actions())
