@@ -98,6 +98,7 @@ def play_window(game, next_action, human_first):
     # Discs of two colours (first player, second player), or the book's o and x when the game has none
     stone_colors = getattr(game, 'STONE_COLORS', None)
     board_color = getattr(game, 'BOARD_COLOR', '#00A0FF')
+    line_color = '#333333' if stone_colors else '#0077BB'
 
     class GameUI(tk.Frame):
         def __init__(self, master=None):
@@ -152,9 +153,9 @@ def play_window(game, next_action, human_first):
             self.canvas.delete('all')
             self.canvas.create_rectangle(0, 0, columns * SQUARE_SIZE, rows * SQUARE_SIZE, width=0, fill=board_color)
             for i in range(1, columns):
-                self.canvas.create_line(i * SQUARE_SIZE, 0, i * SQUARE_SIZE, rows * SQUARE_SIZE, width=2, fill='#0077BB')
+                self.canvas.create_line(i * SQUARE_SIZE, 0, i * SQUARE_SIZE, rows * SQUARE_SIZE, width=2, fill=line_color)
             for i in range(1, rows):
-                self.canvas.create_line(0, i * SQUARE_SIZE, columns * SQUARE_SIZE, i * SQUARE_SIZE, width=2, fill='#0077BB')
+                self.canvas.create_line(0, i * SQUARE_SIZE, columns * SQUARE_SIZE, i * SQUARE_SIZE, width=2, fill=line_color)
             for index, owner in enumerate(self.state.cells()):
                 x, y = (index % columns) * SQUARE_SIZE, (index // columns) * SQUARE_SIZE
                 if owner and stone_colors:
