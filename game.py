@@ -38,9 +38,10 @@ class State:
     def is_lose(self):
         return any(all(self.enemy_pieces[i] for i in line) for line in LINES)
 
-    # Draw: the board is full (and nobody has won)
+    # Draw: the board is full and nobody has won (the book checks only the full board and relies on
+    # its callers asking is_lose() first; every game here answers each on its own)
     def is_draw(self):
-        return self.piece_count(self.pieces) + self.piece_count(self.enemy_pieces) == 9
+        return self.piece_count(self.pieces) + self.piece_count(self.enemy_pieces) == 9 and not self.is_lose()
 
     # Game over
     def is_done(self):

@@ -38,6 +38,9 @@ def test_draw_is_a_full_board_without_a_line():
     assert draw.is_draw() and not draw.is_lose() and draw.is_done()
     assert draw.legal_actions() == []
     assert not State().is_done()
+    # A full board whose last stone made a line is lost for the side to move, not drawn
+    full_lost = state_from([1, 3, 5, 6], [0, 2, 4, 7, 8])  # the opponent's stones 0, 4, 8 form a diagonal
+    assert full_lost.is_lose() and not full_lost.is_draw() and full_lost.is_done()
 
 
 def test_legal_actions_are_the_empty_squares_in_order():

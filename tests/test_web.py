@@ -1,0 +1,157 @@
+"""The browser player: JavaScript rules, encoding and search against Python's, and the served page
+in headless Chromium (Debian's chromium driven by playwright-core), with a real exported model."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from alphazero.games import GAMES, load_game
+from alphazero.inference import KerasNetwork
+from conftest import REPO, tiny_model
+from pv_mcts import pv_mcts_visits
+
+NODE = shutil.which('node')
+CHROMIUM = os.environ.get('CHROMIUM', '/usr/bin/chromium')
+
+
+def need(available, what):
+    """Skip when a tool is missing on a developer's machine; in CI it is an error (.ci/run installs it)."""
+    if not available:
+        if os.environ.get('CI'):
+            pytest.fail(f'{what} is missing: .ci/run should have installed it')
+        pytest.skip(f'{what} is missing (bash setup.sh installs the npm packages; apt-get install chromium)')
+
+
+def run_node(*args, timeout=300):
+    need(NODE and os.path.isdir(os.path.join(REPO, 'node_modules', 'onnxruntime-web')), 'node with the npm packages')
+    return subprocess.run([NODE, *args], cwd=REPO, capture_output=True, text=True, timeout=timeout)
+
+
+# ----- shared test vectors -----
+def rules_vectors(game, games=4, seed=0):
+    """Every position of a few random games: what the JavaScript rules must say about it."""
+    rng = np.random.default_rng(seed)
+    vectors = []
+    for _ in range(games):
+        state, moves = game.State(), []
+        while True:
+            vector = {'moves': list(moves), 'cells': state.cells(), 'planes': state.planes().reshape(-1).tolist(),
+                      'done': state.is_done(), 'lose': state.is_lose(), 'draw': state.is_draw(),
+                      'first': state.is_first_player()}
+            if not state.is_done():
+                vector['legal'] = state.legal_actions()
+                vector['children'] = {str(a): state.next(a).cells() for a in state.legal_actions()}
+            vectors.append(vector)
+            if state.is_done():
+                break
+            moves.append(int(rng.choice(state.legal_actions())))
+            state = state.next(moves[-1])
+    return vectors
+
+
+class RecordingNetwork:
+    """A real network that remembers every position it evaluated and its outputs."""
+
+    def __init__(self, network):
+        self.network, self.outputs = network, []
+
+    def __call__(self, planes):
+        policies, values = self.network(planes)
+        for p, pi, v in zip(planes, policies, values):
+            self.outputs.append([p.reshape(-1).tolist(), pi.tolist(), float(v)])
+        return policies, values
+
+
+def search_vectors(name, simulations=40):
+    game = load_game(name)
+    network = KerasNetwork(tiny_model(0, rules=game))
+    rng = np.random.default_rng(1)
+    vectors = []
+    for _ in range(3):
+        state, moves = game.State(), []
+        for _ in range(int(rng.integers(0, 6))):
+            moves.append(int(rng.choice(state.legal_actions())))
+            state = state.next(moves[-1])
+        recorder = RecordingNetwork(network)
+        visits = pv_mcts_visits(recorder, state, simulations)
+        vectors.append({'game': name, 'moves': moves, 'simulations': simulations, 'visits': visits,
+                        'outputs': recorder.outputs})
+    return vectors
+
+
+def test_javascript_rules_encoding_and_search_equal_pythons(tmp_path):
+    vectors = {'rules': {name: rules_vectors(load_game(name)) for name in GAMES},
+               'search': [v for name in GAMES for v in search_vectors(name)]}
+    path = tmp_path / 'vectors.json'
+    path.write_text(json.dumps(vectors))
+    result = run_node('web/test/check_vectors.mjs', str(path))
+    assert result.returncode == 0, result.stderr
+    positions = sum(len(v) for v in vectors['rules'].values())
+    assert f'checked {positions} positions and {len(vectors["search"])} searches' in result.stdout
+
+
+def test_javascript_check_fails_on_a_wrong_vector(tmp_path):
+    vectors = {'rules': {'connect4': rules_vectors(load_game('connect4'), games=1)}, 'search': []}
+    vectors['rules']['connect4'][3]['legal'] = [0, 1, 2]
+    path = tmp_path / 'vectors.json'
+    path.write_text(json.dumps(vectors))
+    result = run_node('web/test/check_vectors.mjs', str(path))
+    assert result.returncode == 1 and 'legal' in result.stderr
+
+
+# ----- the served page in Chromium -----
+def serve(cwd, *args):
+    """Start play_web.py on a free port; returns the process and the page's address."""
+    process = subprocess.Popen([sys.executable, os.path.join(REPO, 'play_web.py'), '--port', '0', *args], cwd=cwd,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = process.stdout.readline()
+    address = re.search(r'http://127\.0\.0\.1:\d+/', line)
+    if not address:
+        process.kill()
+        raise AssertionError(f'no address in {line!r}: {process.stderr.read()}')
+    return process, address.group(0)
+
+
+def test_a_game_in_the_browser_against_a_real_exported_model(tiny_best, workdir):
+    need(os.path.exists(CHROMIUM), f'Chromium ({CHROMIUM})')
+    from export import export
+    export('model/best.h5')
+    process, address = serve(workdir, '--sims', '20')
+    try:
+        result = run_node('web/test/e2e.mjs', 'play', address, str(workdir / 'page.png'))
+    finally:
+        process.terminate()
+        log = process.communicate(timeout=10)[1]
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert re.search(r'played \d moves: (You win|You lose|Draw)', result.stdout)
+    assert 'GET /model.onnx' in log and 'GET /ort/ort-wasm-simd-threaded' in log  # from the npm package
+    assert (workdir / 'page.png').stat().st_size > 10000
+    os.makedirs(os.path.join(REPO, 'web', 'test', 'screenshots'), exist_ok=True)
+    shutil.copy(workdir / 'page.png', os.path.join(REPO, 'web', 'test', 'screenshots', 'tictactoe.png'))
+
+
+def test_a_missing_model_is_explained_on_the_page_and_in_the_log(workdir):
+    need(os.path.exists(CHROMIUM), f'Chromium ({CHROMIUM})')
+    process, address = serve(workdir, '--game', 'connect4')
+    try:
+        result = run_node('web/test/e2e.mjs', 'error', address, str(workdir / 'error.png'))
+    finally:
+        process.terminate()
+        log = process.communicate(timeout=10)[1]
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert 'runs/connect4/model/best.onnx not found' in result.stdout
+    assert 'error: runs/connect4/model/best.onnx not found' in log
+
+
+def test_a_model_of_another_game_is_refused(tiny_best, workdir):
+    from export import export
+    export('model/best.h5')
+    from play_web import model_problem
+    assert model_problem('model/best.onnx', load_game('tictactoe')) is None
+    problem = model_problem('model/best.onnx', load_game('othello6'))
+    assert 'does not fit othello6' in problem and "'input': [3, 3, 2]" in problem and "[6, 6, 2]" in problem

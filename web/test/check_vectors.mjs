@@ -1,0 +1,61 @@
+// Checks the JavaScript rules, input planes and search against vectors written by Python
+// (tests/test_web.py): node web/test/check_vectors.mjs vectors.json
+//
+// rules:  positions reached by move sequences, with their legal moves, result flags, cells, input
+//         planes and the cells after every legal move
+// search: a position, the real network outputs Python saw while searching it (by input planes),
+//         and pv_mcts.py's visit counts, which web/mcts.js must reproduce
+import { readFileSync } from 'node:fs';
+import { GAMES } from '../games.js';
+import { search } from '../mcts.js';
+
+const vectors = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const failures = [];
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+const check = (ok, what) => { if (!ok && failures.length < 20) failures.push(what); };
+
+function replay(game, moves) {
+  let state = game.initial();
+  for (const action of moves) state = game.next(state, action);
+  return state;
+}
+
+let positions = 0;
+for (const [name, list] of Object.entries(vectors.rules)) {
+  const game = GAMES[name];
+  for (const v of list) {
+    const state = replay(game, v.moves);
+    const where = `${name} after [${v.moves}]`;
+    positions += 1;
+    check(same(game.cells(state), v.cells), `${where}: cells ${game.cells(state)} != ${v.cells}`);
+    check(same(Array.from(game.planes(state)), v.planes), `${where}: input planes differ`);
+    check(game.isDone(state) === v.done && game.isLose(state) === v.lose && game.isDraw(state) === v.draw,
+      `${where}: done/lose/draw ${game.isDone(state)}/${game.isLose(state)}/${game.isDraw(state)} != ${v.done}/${v.lose}/${v.draw}`);
+    check(game.isFirstPlayer(state) === v.first, `${where}: first player`);
+    if (v.done) continue;
+    check(same(game.legalActions(state), v.legal), `${where}: legal ${game.legalActions(state)} != ${v.legal}`);
+    for (const [action, cells] of Object.entries(v.children)) {
+      check(same(game.cells(game.next(state, Number(action))), cells), `${where}: cells after ${action}`);
+    }
+  }
+}
+
+let searches = 0;
+for (const v of vectors.search) {
+  const game = GAMES[v.game];
+  const outputs = new Map(v.outputs.map(([planes, policy, value]) => [planes.join(','), { policy, value }]));
+  const evaluate = async (state) => {
+    const key = Array.from(game.planes(state)).join(',');
+    if (!outputs.has(key)) throw new Error(`${v.game}: the search evaluated a position Python's did not`);
+    return outputs.get(key);
+  };
+  const result = await search(game, evaluate, replay(game, v.moves), v.simulations);
+  searches += 1;
+  check(same(result.visits, v.visits), `${v.game} search after [${v.moves}]: visits ${result.visits} != ${v.visits}`);
+}
+
+if (failures.length) {
+  console.error(failures.join('\n'));
+  process.exit(1);
+}
+console.log(`checked ${positions} positions and ${searches} searches`);
