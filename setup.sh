@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Create .venv and install requirements.txt into it, once (again only when requirements.txt changes).
-# Sourced by run.sh and test.sh; afterwards "$PYTHON" is the project's Python.
+# Create .venv and install requirements.txt into it, and the npm packages of package-lock.json into
+# node_modules (onnxruntime-web for the browser page, playwright-core for its test): once, and again
+# only when those files change. Sourced by run.sh and test.sh; afterwards "$PYTHON" is the project's Python.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 PYTHON=.venv/bin/python
@@ -15,5 +16,16 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
     "$PYTHON" -m pip install --quiet --upgrade pip
     "$PYTHON" -m pip install --quiet -r requirements.txt
     echo "$wanted" > "$stamp"
+fi
+if command -v npm > /dev/null; then
+    npm_stamp=node_modules/.package-lock.sha256
+    npm_wanted=$(sha256sum package-lock.json | cut -d' ' -f1)
+    if [ "$(cat "$npm_stamp" 2>/dev/null)" != "$npm_wanted" ]; then
+        echo "setup: installing the npm packages (onnxruntime-web, playwright-core) into node_modules" >&2
+        npm ci --no-audit --no-fund --loglevel=error
+        echo "$npm_wanted" > "$npm_stamp"
+    fi
+else
+    echo "setup: npm not found; the browser page (play_web.py) needs Node.js and npm" >&2
 fi
 export PYTHON
