@@ -30,7 +30,6 @@ DEFAULTS = {'filters': 64, 'blocks': 4, 'games': 200, 'sims': 100, 'epochs': 5, 
 
 # Bitboard layout
 HEIGHT = ROWS + 1
-BOTTOM = sum(1 << (c * HEIGHT) for c in range(COLUMNS))               # the lowest bit of every column
 FULL = sum(((1 << ROWS) - 1) << (c * HEIGHT) for c in range(COLUMNS))  # every square
 TOP = [1 << (c * HEIGHT + ROWS - 1) for c in range(COLUMNS)]          # the top square of each column
 COLUMN_MASK = [((1 << ROWS) - 1) << (c * HEIGHT) for c in range(COLUMNS)]

@@ -157,6 +157,10 @@ def variant(size):
     symmetries = tuple((tuple(int(i) for i in b.reshape(-1)), tuple(int(i) for i in b.reshape(-1)) + (pass_action,))
                        for b in boards)
 
+    # A click on a square plays that square (the pass has no square: human_play plays it for you)
+    def square_action(square):
+        return square
+
     # Heuristic for the fixed-depth alpha-beta opponents: the disc difference
     def heuristic(state):
         return state.pieces.bit_count() - state.enemy_pieces.bit_count()
@@ -170,10 +174,11 @@ def variant(size):
         return {'VS_Random': random_action, **heuristic_opponents(heuristic, (1, 2, 4))}
 
     return types.SimpleNamespace(
-        NAME=f'othello{size}', BOARD_SHAPE=(size, size), INPUT_SHAPE=(size, size, 2),
-        ACTION_COUNT=squares + 1, PASS=pass_action, STONE_COLORS=('black', 'white'), BOARD_COLOR='#2E7D32', DEFAULTS=DEFAULTS[size], SYMMETRIES=symmetries,
-        State=State, square_action=lambda square: square, heuristic=heuristic,
-        random_action=random_action, opponents=opponents)
+        NAME=f'othello{size}', BOARD_SHAPE=(size, size), INPUT_SHAPE=(size, size, 2), ACTION_COUNT=squares + 1,
+        PASS=pass_action, SYMMETRIES=symmetries, DEFAULTS=DEFAULTS[size],
+        STONE_COLORS=('black', 'white'), BOARD_COLOR='#2E7D32',  # human_play.py's window
+        State=State, square_action=square_action, heuristic=heuristic, random_action=random_action,
+        opponents=opponents)
 
 
 # Play one random game on the 8x8 board when run alone
