@@ -1,8 +1,9 @@
 # ====================
 # Play against the AI (the book's human_play.py)
 # ====================
-# The book's window: click a square to move; the AI answers with its search at temperature 0.
-# With --text it plays in the terminal instead, for machines without a display.
+# The book's window: click a square to move (in Connect Four, any square of the column); the AI
+# answers with its search at temperature 0. A player with no move but a pass (Othello) passes by
+# itself. With --text it plays in the terminal instead, for machines without a display.
 
 import argparse
 import sys
@@ -187,7 +188,7 @@ def play_window(game, next_action, human_first):
 
 def main():
     parser = argparse.ArgumentParser(description='Play against the best model: in a window (click a square), '
-                                                 'or in the terminal with --text.')
+                                                 'or in the terminal with --text (type the number shown on a square).')
     add_game_flag(parser)
     parser.add_argument('--text', action='store_true', help='play in the terminal instead of a window')
     parser.add_argument('--second', action='store_true', help='let the AI move first')

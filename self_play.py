@@ -27,6 +27,7 @@ SP_PARALLEL = 128     # games played at once (their new leaves share one network
 SP_DIRICHLET_ALPHA = 0.0    # Dirichlet noise at the root: 0 is off, as in the book
 SP_DIRICHLET_WEIGHT = 0.25  # its share of the root's priors when on (the AlphaZero paper)
 SP_RANDOM_OPENING = 0   # games start after 0 to N random moves, not recorded: 0 is off, as in the book
+SP_GREEDY_AFTER = None  # from this ply on, play the most visited move: None is never, as in the book
 
 
 # The first player's result: 1 won, -1 lost, 0 draw
@@ -66,12 +67,12 @@ def random_opening(game, max_moves, rng):
 # Self-play: returns the history file's path and the stage's statistics
 def self_play(game=None, game_count=SP_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT,
               temperature=SP_TEMPERATURE, parallel=SP_PARALLEL, cache=True, backend='auto', seed=None,
-              dirichlet_alpha=SP_DIRICHLET_ALPHA, opening_moves=SP_RANDOM_OPENING):
+              dirichlet_alpha=SP_DIRICHLET_ALPHA, opening_moves=SP_RANDOM_OPENING, greedy_after=SP_GREEDY_AFTER):
     game = game or load_game()
     network, description = load_network(model_path(game, 'best.h5'), game, backend)
     evaluator = Evaluator(network, cache=cache)
     rng = np.random.default_rng(seed)
-    player = MctsPlayer(evaluator, evaluate_count, temperature, rng, dirichlet_alpha, SP_DIRICHLET_WEIGHT)
+    player = MctsPlayer(evaluator, evaluate_count, temperature, rng, dirichlet_alpha, SP_DIRICHLET_WEIGHT, greedy_after)
     new_state = (lambda: random_opening(game, opening_moves, rng)) if opening_moves else game.State
 
     # Play all games, many at a time
@@ -120,6 +121,10 @@ def add_exploration_flags(parser):
     parser.add_argument('--random-opening', type=non_negative_int, default=SP_RANDOM_OPENING, metavar='N',
                         help='start each self-play game after 0 to N random moves, which are not recorded '
                              '(default: 0, off as in the book)')
+    parser.add_argument('--greedy-after', type=non_negative_int, default=SP_GREEDY_AFTER, metavar='N',
+                        help='from the Nth move of a self-play game on, play the most visited move instead of '
+                             'sampling at the temperature; the policy target stays the visit distribution '
+                             '(default: never, as in the book)')
 
 
 def check_positive(args, *names):
@@ -140,7 +145,7 @@ def main():
     args = parse_game_args(parser)
     check_positive(args, 'games', 'sims', 'parallel')
     path, stats = self_play(load_game(args.game), args.games, args.sims, args.temperature, args.parallel,
-                            args.cache, args.backend, args.seed, args.dirichlet, args.random_opening)
+                            args.cache, args.backend, args.seed, args.dirichlet, args.random_opening, args.greedy_after)
     cache = f', cache hit rate {stats["cache_hit_rate"]:.1%}' if args.cache else ''
     print(f'wrote {path}: {stats["positions"]} positions from {stats["games"]} games, '
           f'{stats["positions_per_second"]:.1f} positions/s, {stats["evaluations"]} network evaluations{cache}')
