@@ -101,3 +101,22 @@ def test_a_finished_othello_game_is_scored_from_the_side_to_move():
             value = Node(state, 1.0).evaluate(network)
             assert value == (1.0 if mine > theirs else -1.0)
             seen.add(value)
+
+
+def test_greedy_after_plays_the_most_visited_move_and_keeps_the_visit_distribution(networks):
+    from alphazero.match import MctsPlayer
+    positions = sample_positions(game, 40, seed=5)
+    evaluator = Evaluator(networks[0])
+    visits = search(evaluator, positions, 30)
+    player = MctsPlayer(evaluator, 30, 1.0, np.random.default_rng(0), greedy_after=3)
+    plies = [2] * 20 + [3] * 20
+    sampled_other = 0
+    for ply, state, counts, (action, policy) in zip(plies, positions, visits, player.choose(positions, plies)):
+        legal = state.legal_actions()
+        np.testing.assert_allclose(policy[legal], counts[legal] / counts[legal].sum(), rtol=1e-6)
+        most_visited = legal[int(np.argmax(counts[legal]))]
+        if ply >= 3:
+            assert action == most_visited
+        else:
+            sampled_other += action != most_visited
+    assert sampled_other > 0  # before ply 3 it samples at the temperature
