@@ -25,8 +25,9 @@ STONE_COLORS = ('red', 'gold')  # human_play.py's window: first player, second p
 BOARD_COLOR = '#1565C0'
 
 # Training defaults suited to this game on a small CPU (train_cycle.py; flags override them)
-DEFAULTS = {'filters': 64, 'blocks': 4, 'games': 200, 'sims': 100, 'epochs': 5, 'dirichlet': 1.0,
-            'symmetries': True, 'window': 4, 'cycles': 10}
+DEFAULTS = {'filters': 64, 'blocks': 4, 'games': 100, 'sims': 50, 'epochs': 5, 'dirichlet': 1.0,
+            'random_opening': 2, 'greedy_after': 10, 'symmetries': True, 'window': 8, 'gate': False,
+            'cycles': 10}
 
 # Bitboard layout
 HEIGHT = ROWS + 1

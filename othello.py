@@ -19,10 +19,12 @@ from alphazero.opponents import heuristic_opponents
 
 # Training defaults suited to each board on a small CPU (train_cycle.py; flags override them)
 DEFAULTS = {
-    6: {'filters': 64, 'blocks': 4, 'games': 200, 'sims': 100, 'epochs': 5, 'dirichlet': 0.5,
-        'symmetries': True, 'window': 4, 'cycles': 10},
-    8: {'filters': 64, 'blocks': 6, 'games': 100, 'sims': 100, 'epochs': 5, 'dirichlet': 0.3,
-        'symmetries': True, 'window': 4, 'cycles': 10},
+    6: {'filters': 64, 'blocks': 4, 'games': 100, 'sims': 50, 'epochs': 5, 'dirichlet': 1.0,
+        'random_opening': 2, 'greedy_after': 10, 'symmetries': True, 'window': 8, 'gate': False,
+        'cycles': 10},
+    8: {'filters': 64, 'blocks': 5, 'games': 60, 'sims': 50, 'epochs': 5, 'dirichlet': 0.8,
+        'random_opening': 2, 'greedy_after': 16, 'symmetries': True, 'window': 8, 'gate': False,
+        'cycles': 10},
 }
 
 

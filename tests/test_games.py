@@ -318,3 +318,13 @@ def test_a_human_plays_a_whole_text_game(name, capsys):
     state = game.State()
     labels = {int(t) for t in re.findall(r'\d+', board_text(state, game))}
     assert labels == set(state.legal_actions())
+
+
+def test_each_game_brings_its_training_defaults_and_flags_still_win():
+    import train_cycle
+    book = train_cycle.parse_args([])
+    assert (book.filters, book.blocks, book.games, book.sims, book.gate) == (128, 16, 500, 50, True)
+    for name in ('connect4', 'othello6', 'othello8'):
+        args = train_cycle.parse_args(['--game', name])
+        assert all(getattr(args, key) == value for key, value in load_game(name).DEFAULTS.items())
+    assert train_cycle.parse_args(['--game', 'othello8', '--sims', '9']).sims == 9
