@@ -117,33 +117,32 @@ def serve(cwd, *args):
     return process, address.group(0)
 
 
-def test_a_game_in_the_browser_against_a_real_exported_model(tiny_best, workdir):
+def browse(workdir, mode, *serve_args):
+    """Serve the page and run web/test/e2e.mjs on it; returns node's result and the server's log."""
     need(os.path.exists(CHROMIUM), f'Chromium ({CHROMIUM})')
-    from export import export
-    export('model/best.h5')
-    process, address = serve(workdir, '--sims', '20')
+    process, address = serve(workdir, *serve_args)
     try:
-        result = run_node('web/test/e2e.mjs', 'play', address, str(workdir / 'page.png'))
+        result = run_node('web/test/e2e.mjs', mode, address, str(workdir / f'{mode}.png'))
     finally:
         process.terminate()
         log = process.communicate(timeout=10)[1]
     assert result.returncode == 0, result.stdout + result.stderr
+    return result, log
+
+
+def test_a_game_in_the_browser_against_a_real_exported_model(tiny_best, workdir):
+    from export import export
+    export('model/best.h5')
+    result, log = browse(workdir, 'play', '--sims', '20')
     assert re.search(r'played \d moves: (You win|You lose|Draw)', result.stdout)
     assert 'GET /model.onnx' in log and 'GET /ort/ort-wasm-simd-threaded' in log  # from the npm package
-    assert (workdir / 'page.png').stat().st_size > 10000
+    assert (workdir / 'play.png').stat().st_size > 10000
     os.makedirs(os.path.join(REPO, 'web', 'test', 'screenshots'), exist_ok=True)
-    shutil.copy(workdir / 'page.png', os.path.join(REPO, 'web', 'test', 'screenshots', 'tictactoe.png'))
+    shutil.copy(workdir / 'play.png', os.path.join(REPO, 'web', 'test', 'screenshots', 'tictactoe.png'))
 
 
 def test_a_missing_model_is_explained_on_the_page_and_in_the_log(workdir):
-    need(os.path.exists(CHROMIUM), f'Chromium ({CHROMIUM})')
-    process, address = serve(workdir, '--game', 'connect4')
-    try:
-        result = run_node('web/test/e2e.mjs', 'error', address, str(workdir / 'error.png'))
-    finally:
-        process.terminate()
-        log = process.communicate(timeout=10)[1]
-    assert result.returncode == 0, result.stdout + result.stderr
+    result, log = browse(workdir, 'error', '--game', 'connect4')
     assert 'runs/connect4/model/best.onnx not found' in result.stdout
     assert 'error: runs/connect4/model/best.onnx not found' in log
 
