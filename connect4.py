@@ -129,7 +129,7 @@ SYMMETRIES = _symmetries()
 WINDOWS = tuple(sum(1 << (start + i * shift) for i in range(4))
                 for shift in SHIFTS for start in range(HEIGHT * COLUMNS)
                 if all((start + i * shift) < HEIGHT * COLUMNS and (FULL >> (start + i * shift)) & 1 for i in range(4)))
-WINDOW_WEIGHTS = (0, 1, 4, 16, 0)  # value of a line holding 0-4 stones of one side only
+WINDOW_WEIGHTS = (0, 1, 10, 100, 0)  # a line holding 0-4 stones of one side only (steep, so deeper searches play better)
 
 
 # Heuristic for the fixed-depth alpha-beta opponents: open lines, weighted by how full they are
