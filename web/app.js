@@ -8,11 +8,12 @@ import * as ort from '/ort/ort.wasm.min.mjs';
 import { GAMES } from './games.js';
 import { bestAction, search } from './mcts.js';
 
+// Board, grid lines, and the first and second player's stones (tic-tac-toe draws the book's o and x)
 const COLORS = {
-  tictactoe: { board: '#00a0ff', stones: null },
-  connect4: { board: '#1565c0', stones: ['#e53935', '#fdd835'] },
-  othello6: { board: '#2e7d32', stones: ['#111', '#fafafa'] },
-  othello8: { board: '#2e7d32', stones: ['#111', '#fafafa'] },
+  tictactoe: { board: '#00a0ff', lines: '#0077bb', stones: null },
+  connect4: { board: '#1565c0', lines: '#0d3c85', stones: ['#e53935', '#fdd835'] },
+  othello6: { board: '#2e7d32', lines: '#1b4d1e', stones: ['#111', '#fafafa'] },
+  othello8: { board: '#2e7d32', lines: '#1b4d1e', stones: ['#111', '#fafafa'] },
 };
 
 const $ = (id) => document.getElementById(id);
@@ -38,7 +39,7 @@ const humanToMove = () => game.isFirstPlayer(state) === humanFirst;
 function render() {
   const board = $('board');
   const colors = COLORS[game.name];
-  board.style.background = colors.board;
+  board.style.background = colors.lines;
   board.style.gridTemplateColumns = `repeat(${game.columns}, 64px)`;
   board.replaceChildren();
   const cells = game.cells(state);
