@@ -36,8 +36,8 @@ PRESETS = {
     # A small network with root noise, symmetries, a window of recent data and no gate (README:
     # what it reaches and how fast)
     'fast': {'filters': 32, 'blocks': 3, 'games': 200, 'epochs': 5, 'sims': 400, 'dirichlet': 0.3,
-             'random_opening': 4, 'symmetries': True, 'window': 4, 'gate': False, 'cycles': 20,
-             'until_perfect': True},
+             'random_opening': 6, 'greedy_after': 2, 'symmetries': True, 'window': 4, 'gate': False,
+             'cycles': 20, 'until_perfect': True},
 }
 
 
