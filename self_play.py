@@ -41,12 +41,8 @@ def first_player_value(ended_state):
 def games_to_arrays(results):
     positions, policies, values = [], [], []
     for ended_state, records in results:
-        value = -terminal_value(ended_state)  # the last mover's result
-        game_values = []
-        for _ in records:
-            game_values.append(value)
-            value = -value
-        values += game_values[::-1]
+        last_mover_value = -terminal_value(ended_state)
+        values += [last_mover_value * (-1) ** (len(records) - 1 - i) for i in range(len(records))]
         positions += [planes for planes, _ in records]
         policies += [policy for _, policy in records]
     return np.stack(positions), np.stack(policies), np.array(values, dtype=np.float32)
