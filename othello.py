@@ -18,12 +18,13 @@ import numpy as np
 from alphazero.opponents import heuristic_opponents
 
 # Training defaults suited to each board on a small CPU (train_cycle.py; flags override them)
+# (one epoch: the 8 symmetries already show every position 8 times, and training is most of a cycle)
 DEFAULTS = {
-    6: {'filters': 64, 'blocks': 4, 'games': 100, 'sims': 50, 'epochs': 5, 'dirichlet': 1.0,
-        'random_opening': 2, 'greedy_after': 10, 'symmetries': True, 'window': 8, 'gate': False,
+    6: {'filters': 64, 'blocks': 4, 'games': 100, 'sims': 50, 'epochs': 1, 'dirichlet': 1.0,
+        'random_opening': 2, 'greedy_after': 10, 'symmetries': True, 'window': 4, 'gate': False,
         'cycles': 10},
-    8: {'filters': 64, 'blocks': 5, 'games': 60, 'sims': 50, 'epochs': 5, 'dirichlet': 0.8,
-        'random_opening': 2, 'greedy_after': 16, 'symmetries': True, 'window': 8, 'gate': False,
+    8: {'filters': 64, 'blocks': 5, 'games': 60, 'sims': 50, 'epochs': 1, 'dirichlet': 0.8,
+        'random_opening': 2, 'greedy_after': 16, 'symmetries': True, 'window': 4, 'gate': False,
         'cycles': 10},
 }
 
