@@ -31,9 +31,9 @@ DEFAULTS = {'filters': 64, 'blocks': 4, 'games': 100, 'sims': 50, 'epochs': 5, '
 
 # Bitboard layout
 HEIGHT = ROWS + 1
-FULL = sum(((1 << ROWS) - 1) << (c * HEIGHT) for c in range(COLUMNS))  # every square
+COLUMN_MASK = [((1 << ROWS) - 1) << (c * HEIGHT) for c in range(COLUMNS)]  # the squares of each column
+FULL = sum(COLUMN_MASK)                                                 # every square
 TOP = [1 << (c * HEIGHT + ROWS - 1) for c in range(COLUMNS)]          # the top square of each column
-COLUMN_MASK = [((1 << ROWS) - 1) << (c * HEIGHT) for c in range(COLUMNS)]
 SHIFTS = (1, HEIGHT, HEIGHT - 1, HEIGHT + 1)  # up, across, the two diagonals
 
 # The bit of each square in reading order (row 0 = top), for planes and cells

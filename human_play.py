@@ -9,7 +9,7 @@ import argparse
 import sys
 
 from alphazero.cli import UserError, run
-from alphazero.games import add_game_flag, load_game, model_path, parse_game_args, terminal_value
+from alphazero.games import add_game_flag, load_game, model_path, parse_game_args, player_value
 from alphazero.inference import load_network
 from pv_mcts import PV_EVALUATE_COUNT, pv_mcts_action
 
@@ -20,11 +20,7 @@ MARKS = {1: 'o', -1: 'x'}  # the first player's and the second player's stones
 
 # The result line shown when the game is over, from the human's side
 def result_text(state, human_first):
-    if state.is_draw():
-        return 'Draw'
-    # The side to move won or lost; it is the human when it is the human's turn
-    human_to_move = state.is_first_player() == human_first
-    return 'You win' if (terminal_value(state) == 1) == human_to_move else 'You lose'
+    return {1: 'You win', 0: 'Draw', -1: 'You lose'}[player_value(state, human_first)]
 
 
 # The move the human must make without choosing: the only legal action when no square is

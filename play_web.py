@@ -14,6 +14,7 @@ import sys
 
 from alphazero.cli import UserError, run
 from alphazero.games import add_game_flag, load_game, model_path, parse_game_args
+from alphazero.inference import INPUT_NAME, OnnxNetwork
 from pv_mcts import PV_EVALUATE_COUNT
 
 # Parameters
@@ -30,13 +31,13 @@ def model_problem(path, game):
         flag = '' if game.NAME == 'tictactoe' else f' --game {game.NAME}'
         return (f'{path} not found. Train a model first (python train_cycle.py{flag}), '
                 f'or export one (python export.py{flag}).')
-    import onnxruntime
+    # OnnxNetwork checks that the file reads and has our input and output names
     try:
-        session = onnxruntime.InferenceSession(path, providers=['CPUExecutionProvider'])
-    except Exception as error:
-        return f'{path} is not a readable ONNX model ({str(error).splitlines()[0]}).'
-    inputs = {i.name: i.shape[1:] for i in session.get_inputs()}
-    outputs = {o.name: o.shape[1:] for o in session.get_outputs()}
+        network = OnnxNetwork(path)
+    except UserError as error:
+        return str(error)
+    inputs = {INPUT_NAME: list(network.input_shape)}
+    outputs = {o.name: o.shape[1:] for o in network.session.get_outputs()}
     expected_inputs, expected_outputs = {'input': list(game.INPUT_SHAPE)}, {'pi': [game.ACTION_COUNT], 'v': [1]}
     if inputs != expected_inputs or outputs != expected_outputs:
         return (f'{path} does not fit {game.NAME}: it has inputs {inputs} and outputs {outputs}, '

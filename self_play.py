@@ -15,7 +15,7 @@ from tqdm import tqdm
 from alphazero.batched_mcts import Evaluator
 from alphazero.cli import UserError, run
 from alphazero.files import history_path, write_history
-from alphazero.games import add_game_flag, data_dir, load_game, model_path, parse_game_args, terminal_value
+from alphazero.games import add_game_flag, data_dir, load_game, model_path, parse_game_args, player_value, terminal_value
 from alphazero.inference import load_network
 from alphazero.match import MctsPlayer, play_games
 from pv_mcts import PV_EVALUATE_COUNT
@@ -32,8 +32,7 @@ SP_GREEDY_AFTER = None  # from this ply on, play the most visited move: None is 
 
 # The first player's result: 1 won, -1 lost, 0 draw
 def first_player_value(ended_state):
-    value = terminal_value(ended_state)
-    return value if ended_state.is_first_player() else -value
+    return player_value(ended_state, True)
 
 
 # Turn finished games into arrays: the value target of each move is the game's result for the

@@ -13,8 +13,11 @@ from collections import Counter
 
 import numpy as np
 
-from alphazero.games import terminal_value
+from alphazero.games import player_value, terminal_value
 from alphazero.match import MctsPlayer
+
+
+RESULT_NAMES = {1: 'win', 0: 'draw', -1: 'loss'}
 
 
 def position_key(state):
@@ -56,11 +59,8 @@ def games_against_perfect(game, table, player, model_first):
         for state in following:
             if not state.is_done():
                 frontier.append(state)
-            elif state.is_draw():
-                results['draw'] += 1
-            else:  # the model won when the side to move (not the model) lost, and the other way round
-                model_to_move = state.is_first_player() == model_first
-                results['win' if (terminal_value(state) == 1) == model_to_move else 'loss'] += 1
+            else:
+                results[RESULT_NAMES[player_value(state, model_first)]] += 1
     return results
 
 

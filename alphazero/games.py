@@ -27,6 +27,12 @@ def terminal_value(ended_state):
     return 0 if ended_state.is_draw() else 1
 
 
+def player_value(ended_state, first_player):
+    """The result of a finished game for the first player (first_player=True) or the second."""
+    value = terminal_value(ended_state)
+    return value if ended_state.is_first_player() == first_player else -value
+
+
 def load_game(name=DEFAULT_GAME):
     """The module of the game called `name`."""
     if name not in GAMES:

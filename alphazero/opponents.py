@@ -6,6 +6,8 @@ won, lost or drawn and every other leaf by the heuristic. It knows nothing else 
 """
 import random
 
+from alphazero.games import terminal_value
+
 WIN = 1e9  # beyond any heuristic score
 
 
@@ -13,9 +15,7 @@ def alpha_beta(state, depth, alpha, beta, heuristic):
     """The value of `state` for the side to move, searching `depth` moves ahead."""
     # A finished game: a sooner win (more depth left) scores higher, a sooner loss lower
     if state.is_done():
-        if state.is_lose():
-            return -WIN - depth
-        return 0 if state.is_draw() else WIN + depth
+        return terminal_value(state) * (WIN + depth)
     if depth == 0:
         return heuristic(state)
 
