@@ -9,12 +9,15 @@ from math import sqrt
 
 import numpy as np
 
+from alphazero.batched_mcts import C_PUCT, boltzman, legal_policy, visits_to_scores  # noqa: F401 (the book's names)
 from alphazero.games import terminal_value
 from alphazero.inference import KerasNetwork
 
 # Parameters
 PV_EVALUATE_COUNT = 50  # simulations per move (the AlphaZero paper: 1600)
-C_PUCT = 1.0            # weight of the prior in the PUCT rule
+# C_PUCT = 1.0, the weight of the prior in the PUCT rule, and the arithmetic both searches share
+# (legal_policy, visits_to_scores, boltzman) live in alphazero/batched_mcts.py, so that the two
+# searches compute bit-identical numbers
 
 
 # A network to call: a Keras model is wrapped once in a traced function (no model.predict per leaf)
@@ -24,14 +27,6 @@ def as_network(model):
     if not hasattr(model, '_pv_mcts_network'):
         model._pv_mcts_network = KerasNetwork(model)
     return model._pv_mcts_network
-
-
-# The policy restricted to the legal moves, renormalised (both searches share it, so they compute
-# bit-identical numbers)
-def legal_policy(policy, legal_actions):
-    policies = np.asarray(policy, dtype=np.float64)[legal_actions]
-    total = policies.sum()
-    return policies / total if total > 0 else policies
 
 
 # Inference: the legal moves' prior probabilities and the value, for the side to move
@@ -97,15 +92,6 @@ def pv_mcts_visits(model, state, evaluate_count=PV_EVALUATE_COUNT):
     return nodes_to_scores(root_node.child_nodes)
 
 
-# Visit counts to a distribution: the most visited move at temperature 0, else a Boltzmann distribution
-def visits_to_scores(visits, temperature):
-    if temperature == 0:
-        scores = np.zeros(len(visits))
-        scores[int(np.argmax(visits))] = 1.0
-        return scores
-    return boltzman(visits, temperature)
-
-
 # Move probabilities from the search, in legal_actions order
 def pv_mcts_scores(model, state, temperature, evaluate_count=PV_EVALUATE_COUNT):
     return visits_to_scores(pv_mcts_visits(as_network(model), state, evaluate_count), temperature)
@@ -119,12 +105,6 @@ def pv_mcts_action(model, temperature=0, evaluate_count=PV_EVALUATE_COUNT):
         scores = pv_mcts_scores(network, state, temperature, evaluate_count)
         return int(np.random.choice(state.legal_actions(), p=scores))
     return pv_mcts_action
-
-
-# Boltzmann distribution: counts raised to 1 / temperature, normalised
-def boltzman(xs, temperature):
-    xs = np.asarray(xs, dtype=np.float64) ** (1 / temperature)
-    return xs / xs.sum()
 
 
 # Play one game of the best model against itself when run alone

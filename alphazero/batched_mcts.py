@@ -16,7 +16,31 @@ Every simulation adds at most one node, so a search of S simulations needs S nod
 import numpy as np
 
 from alphazero.games import terminal_value
-from pv_mcts import C_PUCT, legal_policy
+
+C_PUCT = 1.0  # weight of the prior in the PUCT rule (the book's pv_mcts.py)
+
+
+def legal_policy(policy, legal_actions):
+    """The policy restricted to the legal moves, renormalised (both searches use this, so they
+    compute bit-identical numbers)."""
+    policies = np.asarray(policy, dtype=np.float64)[legal_actions]
+    total = policies.sum()
+    return policies / total if total > 0 else policies
+
+
+def boltzman(xs, temperature):
+    """The book's Boltzmann distribution: counts raised to 1 / temperature, normalised."""
+    xs = np.asarray(xs, dtype=np.float64) ** (1 / temperature)
+    return xs / xs.sum()
+
+
+def visits_to_scores(visits, temperature):
+    """Visit counts to move probabilities: the most visited move at temperature 0, else boltzman."""
+    if temperature == 0:
+        scores = np.zeros(len(visits))
+        scores[int(np.argmax(visits))] = 1.0
+        return scores
+    return boltzman(visits, temperature)
 
 
 class Evaluator:
