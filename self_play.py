@@ -17,7 +17,7 @@ from alphazero.cli import UserError, run
 from alphazero.files import history_path, write_history
 from alphazero.games import add_game_flag, data_dir, load_game, model_path, parse_game_args, player_value, terminal_value
 from alphazero.inference import load_network
-from alphazero.match import MctsPlayer, play_games
+from alphazero.match import MctsPlayer, play_games, random_moves
 from pv_mcts import PV_EVALUATE_COUNT
 
 # Parameters
@@ -47,16 +47,10 @@ def games_to_arrays(results):
     return np.stack(positions), np.stack(policies), np.array(values, dtype=np.float32)
 
 
-# A start position after 0 to `max_moves` random moves (stopping before one that ends the game),
-# so that self-play also meets positions that its own good moves would never reach
+# The moves of a random opening: 0 to `max_moves` random moves (stopping before one that ends the
+# game), so that self-play also meets positions that its own good moves would never reach
 def random_opening(game, max_moves, rng):
-    state = game.State()
-    for _ in range(rng.integers(max_moves + 1)):
-        following = state.next(int(rng.choice(state.legal_actions())))
-        if following.is_done():
-            break
-        state = following
-    return state
+    return random_moves(game, rng.integers(max_moves + 1), rng)[0]
 
 
 # Self-play: returns the history file's path and the stage's statistics
@@ -68,12 +62,13 @@ def self_play(game=None, game_count=SP_GAME_COUNT, evaluate_count=PV_EVALUATE_CO
     evaluator = Evaluator(network, cache=cache)
     rng = np.random.default_rng(seed)
     player = MctsPlayer(evaluator, evaluate_count, temperature, rng, dirichlet_alpha, SP_DIRICHLET_WEIGHT, greedy_after)
-    new_state = (lambda: random_opening(game, opening_moves, rng)) if opening_moves else game.State
+    openings = [random_opening(game, opening_moves, rng) for _ in range(game_count)] if opening_moves else None
 
     # Play all games, many at a time
     start = time.perf_counter()
     with tqdm(total=game_count, desc=f'self-play ({description})', unit='game') as progress:
-        results = play_games(new_state, [(player, player)] * game_count, parallel, record=True, progress=progress)
+        results = play_games(game.State, [(player, player)] * game_count, parallel, record=True, progress=progress,
+                             openings=openings)
     seconds = time.perf_counter() - start
 
     # Save the records

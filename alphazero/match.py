@@ -1,14 +1,17 @@
-"""Play many games at once: the loop behind self-play and both evaluations.
+"""Play many games at once: the loop behind self-play, both evaluations and matches against engines.
 
-A player chooses moves for a list of states at once (`choose(states, plies)` returns one action
-and one full-length move distribution, or None, per state; plies[i] counts the moves played in
-states[i]'s game so far). All live games whose side to move is the same
-player are answered in one call, so a search player evaluates the leaves of all of them together.
+A player chooses moves for a list of live games at once: `choose(states, games)` returns one action
+and one full-length move distribution (or None) per state, where games[i] is the LiveGame that
+states[i] belongs to (its opening and the moves played since). All live games whose side to move is
+the same player are answered in one call, so a search player evaluates the leaves of all of them
+together, and an engine player lets its engine processes think at the same time.
 """
+import math
+from dataclasses import dataclass, field
+
 import numpy as np
 
-from alphazero.batched_mcts import search
-from pv_mcts import visits_to_scores
+from alphazero.batched_mcts import search, visits_to_scores
 
 
 class MctsPlayer:
@@ -25,7 +28,7 @@ class MctsPlayer:
         self.root_noise = (dirichlet_alpha, dirichlet_weight, rng) if dirichlet_alpha > 0 else None
         self.greedy_after = greedy_after
 
-    def choose(self, states, plies=None):
+    def choose(self, states, games=None):
         visits = search(self.evaluator, states, self.evaluate_count, root_noise=self.root_noise)
         choices = []
         for i, (state, counts) in enumerate(zip(states, visits)):
@@ -33,7 +36,7 @@ class MctsPlayer:
             scores = visits_to_scores(counts[legal_actions], self.temperature)
             policy = np.zeros(len(counts), dtype=np.float32)
             policy[legal_actions] = scores
-            if self.greedy_after is not None and plies is not None and plies[i] >= self.greedy_after:
+            if self.greedy_after is not None and games is not None and games[i].plies >= self.greedy_after:
                 action = legal_actions[int(np.argmax(counts[legal_actions]))]
             else:
                 action = self.rng.choice(legal_actions, p=scores)
@@ -47,44 +50,124 @@ class FunctionPlayer:
     def __init__(self, action_function):
         self.action_function = action_function
 
-    def choose(self, states, plies=None):
+    def choose(self, states, games=None):
         return [(self.action_function(state), None) for state in states]
 
 
-def play_games(new_state, pairings, parallel=None, record=False, progress=None):
+@dataclass
+class LiveGame:
+    """A game being played: game `index` of the pairings, started from new_state() by the `opening`
+    moves (not recorded), then `moves` by the players; `records` holds (input planes, move
+    distribution) per player move when recording."""
+    index: int
+    state: object
+    opening: tuple = ()
+    moves: list = field(default_factory=list)
+    records: list = field(default_factory=list)
+
+    @property
+    def plies(self):
+        """Moves played by the players so far (the opening not counted)."""
+        return len(self.moves)
+
+
+def play_games(new_state, pairings, parallel=None, record=False, progress=None, openings=None):
     """Play len(pairings) games, each between pairings[i] = (first player, second player).
 
-    Up to `parallel` games are live at once (all of them by default); a finished game's place goes
-    to the next one. Returns, per game in order, (final state, records), where records lists
-    (input planes, move distribution) for every ply when `record` is set.
+    Game i starts from new_state() after the moves openings[i] (none by default). Up to `parallel`
+    games are live at once (all of them by default); a finished game's place goes to the next one.
+    Returns, per game in order, (final state, records), where records lists (input planes, move
+    distribution) for every player move when `record` is set.
     """
     parallel = parallel or len(pairings)
     results = [None] * len(pairings)
     waiting = list(range(len(pairings)))[::-1]
-    live = {}  # game index -> [state, records, plies played]
+    live = {}  # game index -> LiveGame
     while waiting or live:
-        # Fill the free places with new games
+        # Fill the free places with new games, each after its opening
         while waiting and len(live) < parallel:
-            live[waiting.pop()] = [new_state(), [], 0]
+            index = waiting.pop()
+            opening = tuple(openings[index]) if openings else ()
+            state = new_state()
+            for action in opening:
+                state = state.next(action)
+            live[index] = LiveGame(index, state, opening)
 
         # Group the live games by the player to move, and let each player answer its group at once
         by_player = {}
-        for index, (state, _, _) in live.items():
-            player = pairings[index][0 if state.is_first_player() else 1]
-            by_player.setdefault(id(player), (player, []))[1].append(index)
-        for player, indices in by_player.values():
-            choices = player.choose([live[i][0] for i in indices], [live[i][2] for i in indices])
-            for index, (action, policy) in zip(indices, choices):
-                state, records, plies = live[index]
+        for index, game in live.items():
+            player = pairings[index][0 if game.state.is_first_player() else 1]
+            by_player.setdefault(id(player), (player, []))[1].append(game)
+        for player, games in by_player.values():
+            choices = player.choose([game.state for game in games], games)
+            for game, (action, policy) in zip(games, choices):
                 if record:
-                    records.append((state.planes(), policy))
-                live[index][0] = state.next(action)
-                live[index][2] = plies + 1
+                    game.records.append((game.state.planes(), policy))
+                game.state = game.state.next(action)
+                game.moves.append(action)
 
         # Retire the finished games
-        for index in [i for i, (state, _, _) in live.items() if state.is_done()]:
-            results[index] = tuple(live.pop(index)[:2])
+        for index in [i for i, game in live.items() if game.state.is_done()]:
+            game = live.pop(index)
+            results[index] = (game.state, game.records)
             if progress is not None:
                 progress.update(1)
     return results
 
+
+def elo(score):
+    """The Elo difference that makes `score` (0 to 1) the expected score; infinite at 0 and 1."""
+    if score <= 0 or score >= 1:
+        return math.copysign(math.inf, score - 0.5)
+    return -400 * math.log10(1 / score - 1)
+
+
+def match_summary(points, z=1.96):
+    """Wins, draws, losses, the score, and the Elo difference with a 95% interval.
+
+    The interval is Wilson's for the score (a draw counts half), so it stays finite on the side
+    away from a clean sweep. Unbounded ends are None (JSON has no infinity).
+    """
+    count = len(points)
+    score = sum(points) / count
+    centre = (score + z * z / (2 * count)) / (1 + z * z / count)
+    half = z * math.sqrt(score * (1 - score) / count + z * z / (4 * count * count)) / (1 + z * z / count)
+    finite = [elo(s) if math.isfinite(elo(s)) else None for s in (score, centre - half, centre + half)]
+    return {'games': count, 'wins': points.count(1), 'draws': points.count(0.5), 'losses': points.count(0),
+            'all': score, 'elo': finite[0], 'elo_low': finite[1], 'elo_high': finite[2]}
+
+
+def describe_match(summary):
+    """'won 12, drew 3, lost 25, Elo -115 (95%: -230 to -20)'."""
+    def signed(value, unbounded):
+        return unbounded if value is None else f'{round(value):+d}'
+    elo_text = (f'Elo {signed(summary["elo"], "-inf" if summary["all"] == 0 else "+inf")} '
+                f'(95%: {signed(summary["elo_low"], "-inf")} to {signed(summary["elo_high"], "+inf")})')
+    return f'won {summary["wins"]}, drew {summary["draws"]}, lost {summary["losses"]}, {elo_text}'
+
+
+def random_moves(game, count, rng):
+    """`count` random moves from the start, stopping before one that would end the game."""
+    state, moves = game.State(), []
+    for _ in range(count):
+        action = int(rng.choice(state.legal_actions()))
+        if state.next(action).is_done():
+            break
+        state = state.next(action)
+        moves.append(action)
+    return moves, state
+
+
+def distinct_openings(game, plies, count, rng, tries=1000):
+    """`count` openings of `plies` random moves, each leading to a different position as long as
+    enough different ones turn up (a small game repeats them)."""
+    openings, seen = [], set()
+    for _ in range(tries):
+        if len(openings) == count:
+            break
+        moves, state = random_moves(game, plies, rng)
+        key = (state.planes().tobytes(), state.is_first_player())
+        if key not in seen:
+            seen.add(key)
+            openings.append(moves)
+    return [openings[i % len(openings)] for i in range(count)]

@@ -279,7 +279,9 @@ def test_value_targets_are_each_movers_result_even_from_a_random_opening(name):
     rng = np.random.default_rng(9)
     results = []
     for _ in range(20):
-        state = random_opening(game, 5, rng)
+        state = game.State()
+        for action in random_opening(game, 5, rng):
+            state = state.next(action)
         assert not state.is_done()
         movers, records = [], []
         while not state.is_done():

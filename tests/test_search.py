@@ -104,14 +104,15 @@ def test_a_finished_othello_game_is_scored_from_the_side_to_move():
 
 
 def test_greedy_after_plays_the_most_visited_move_and_keeps_the_visit_distribution(networks):
-    from alphazero.match import MctsPlayer
+    from alphazero.match import LiveGame, MctsPlayer
     positions = sample_positions(game, 40, seed=5)
     evaluator = Evaluator(networks[0])
     visits = search(evaluator, positions, 30)
     player = MctsPlayer(evaluator, 30, 1.0, np.random.default_rng(0), greedy_after=3)
     plies = [2] * 20 + [3] * 20
+    games = [LiveGame(i, state, moves=[0] * ply) for i, (state, ply) in enumerate(zip(positions, plies))]
     sampled_other = 0
-    for ply, state, counts, (action, policy) in zip(plies, positions, visits, player.choose(positions, plies)):
+    for ply, state, counts, (action, policy) in zip(plies, positions, visits, player.choose(positions, games)):
         legal = state.legal_actions()
         np.testing.assert_allclose(policy[legal], counts[legal] / counts[legal].sum(), rtol=1e-6)
         most_visited = legal[int(np.argmax(counts[legal]))]
