@@ -4,21 +4,28 @@
 # The best network, searching at temperature 0, plays a random player, an alpha-beta player (perfect
 # at tic-tac-toe) and a pure Monte Carlo tree search player, taking turns at moving first.
 # For a game small enough to solve, it is also judged exactly against the solved game.
+# Beyond the book: it also plays any program that speaks GTP (--engine), from varied openings.
 
 import argparse
+import contextlib
 
+import numpy as np
 from tqdm import tqdm
 
 from alphazero.cli import run
 from alphazero.exact import describe, exact_strength
 from alphazero.games import add_game_flag, load_game, model_path, parse_game_args
-from alphazero.match import FunctionPlayer, play_games
+from alphazero.gtp import EnginePlayer
+from alphazero.match import FunctionPlayer, describe_match, distinct_openings, match_summary, play_games
 from evaluate_network import match_pairings, mcts_player, player_points
 from pv_mcts import PV_EVALUATE_COUNT
-from self_play import add_search_flags, check_positive
+from self_play import add_search_flags, check_positive, non_negative_int
 
 # Parameters
 EP_GAME_COUNT = 10      # games against each opponent
+EP_ENGINE_GAME_COUNT = 40   # games against each GTP engine
+EP_ENGINE_OPENING = 2   # random moves before each engine game; each opening is played with both colours
+EP_PARALLEL = 32        # games played at once (each engine game runs its own engine process)
 
 
 # An average, or None for no games
@@ -26,28 +33,37 @@ def mean(points):
     return sum(points) / len(points) if points else None
 
 
-# Play the best player against every opponent; returns {name: {'all', 'first', 'second': average point}}
-# and, for a solvable game, {'exact': its exact strength}
+# Play the best player against every opponent and engine; returns {name: {'all', 'first', 'second':
+# average point, 'wins', 'draws', 'losses', 'elo', ...}} and, for a solvable game, {'exact': ...}
 def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT,
-                         cache=True, backend='auto', seed=None, exact=True):
+                         cache=True, backend='auto', seed=None, exact=True, engines=(),
+                         engine_game_count=EP_ENGINE_GAME_COUNT, engine_opening=EP_ENGINE_OPENING):
     game = game or load_game()
     best = mcts_player(model_path(game, 'best.h5'), game, evaluate_count, 0.0, cache, backend, seed)
 
-    # All games against all opponents at once, so that the best player's searches share network calls
-    opponents = game.opponents()
-    names = list(opponents)
-    pairings = []
-    for action in opponents.values():
-        pairings += match_pairings(best, FunctionPlayer(action), game_count)
-    with tqdm(total=len(pairings), desc='evaluate best player', unit='game') as progress:
-        results = play_games(game.State, pairings, progress=progress)
+    with contextlib.ExitStack() as stack:
+        # The opponents: the game's fixed players, and each engine from openings played with both colours
+        matches = [(name, FunctionPlayer(action), game_count, [()] * game_count)
+                   for name, action in game.opponents().items()]
+        rng = np.random.default_rng(seed)
+        for command in engines:
+            openings = distinct_openings(game, engine_opening, (engine_game_count + 1) // 2, rng)
+            matches.append((command, stack.enter_context(EnginePlayer(command, game)), engine_game_count,
+                            [openings[i // 2] for i in range(engine_game_count)]))
 
-    # Average points per opponent: over all games, and as first (even games) and second player (odd)
+        # All games at once, so that the best player's searches share network calls
+        pairings = [pair for _, opponent, count, _ in matches for pair in match_pairings(best, opponent, count)]
+        openings = [opening for *_, match_openings in matches for opening in match_openings]
+        with tqdm(total=len(pairings), desc='evaluate best player', unit='game') as progress:
+            results = play_games(game.State, pairings, EP_PARALLEL, progress=progress, openings=openings)
+
+    # Points per opponent: over all games, and as first (even games) and second player (odd)
     scores = {}
-    for i, name in enumerate(names):
-        points = player_points(results[i * game_count:(i + 1) * game_count])
-        scores[name] = {'all': mean(points), 'first': mean(points[0::2]), 'second': mean(points[1::2])}
-        print(f'{name} {scores[name]["all"]} (as first {scores[name]["first"]}, as second {scores[name]["second"]})')
+    for name, _, count, _ in matches:
+        points, results = player_points(results[:count]), results[count:]
+        scores[name] = dict(match_summary(points), first=mean(points[0::2]), second=mean(points[1::2]))
+        first, second = (None if s is None else round(s, 3) for s in (scores[name]['first'], scores[name]['second']))
+        print(f'{name} {round(scores[name]["all"], 3)} (as first {first}, as second {second}): {describe_match(scores[name])}')
 
     # Judged against the solved game
     if exact and getattr(game, 'SOLVABLE', False):
@@ -56,15 +72,29 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
     return scores
 
 
+def add_engine_flags(parser):
+    parser.add_argument('--engine', action='append', default=[], metavar='COMMAND',
+                        help='also play this GTP engine, for example --engine "/usr/games/gtp-rhino -l 1" '
+                             '(repeat the flag for several engines)')
+    parser.add_argument('--engine-games', type=int, default=EP_ENGINE_GAME_COUNT, metavar='N',
+                        help='games against each engine (default: %(default)s)')
+    parser.add_argument('--engine-opening', type=non_negative_int, default=EP_ENGINE_OPENING, metavar='K',
+                        help='each engine game starts after K random moves; each opening is played once with '
+                             'each colour (default: %(default)s)')
+
+
 def main():
-    parser = argparse.ArgumentParser(description='Play the best player against random, alpha-beta and MCTS players.')
+    parser = argparse.ArgumentParser(description='Play the best player against random, alpha-beta and MCTS players, '
+                                                 'and against GTP engines.')
     add_game_flag(parser)
     parser.add_argument('--games', type=int, default=EP_GAME_COUNT,
                         help='games against each opponent, EP_GAME_COUNT (default: %(default)s)')
+    add_engine_flags(parser)
     add_search_flags(parser)
     args = parse_game_args(parser)
-    check_positive(args, 'games', 'sims')
-    evaluate_best_player(load_game(args.game), args.games, args.sims, args.cache, args.backend, args.seed)
+    check_positive(args, 'games', 'sims', 'engine_games')
+    evaluate_best_player(load_game(args.game), args.games, args.sims, args.cache, args.backend, args.seed,
+                         engines=args.engine, engine_game_count=args.engine_games, engine_opening=args.engine_opening)
 
 
 if __name__ == '__main__':

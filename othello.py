@@ -22,10 +22,10 @@ from alphazero.opponents import heuristic_opponents
 DEFAULTS = {
     6: {'filters': 64, 'blocks': 4, 'games': 100, 'sims': 50, 'epochs': 1, 'dirichlet': 1.0,
         'random_opening': 2, 'greedy_after': 10, 'symmetries': True, 'window': 4, 'gate': False,
-        'cycles': 10},
+        'cycles': 10, 'engine_opening': 4},
     8: {'filters': 64, 'blocks': 5, 'games': 60, 'sims': 50, 'epochs': 1, 'dirichlet': 0.8,
         'random_opening': 2, 'greedy_after': 16, 'symmetries': True, 'window': 4, 'gate': False,
-        'cycles': 10},
+        'cycles': 10, 'engine_opening': 4},
 }
 
 
@@ -168,6 +168,10 @@ def variant(size):
     def heuristic(state):
         return state.pieces.bit_count() - state.enemy_pieces.bit_count()
 
+    # The first player's discs minus the second player's (GTP's final_score)
+    def score(state):
+        return heuristic(state) if state.is_first_player() else -heuristic(state)
+
     # Random player
     def random_action(state):
         return random.choice(state.legal_actions())
@@ -178,9 +182,9 @@ def variant(size):
 
     return types.SimpleNamespace(
         NAME=f'othello{size}', BOARD_SHAPE=(size, size), INPUT_SHAPE=(size, size, 2), ACTION_COUNT=squares + 1,
-        PASS=pass_action, SYMMETRIES=symmetries, DEFAULTS=DEFAULTS[size],
+        PASS=pass_action, SYMMETRIES=symmetries, DEFAULTS=DEFAULTS[size], GTP_GAME='Othello',
         STONE_COLORS=('black', 'white'), BOARD_COLOR='#2E7D32',  # human_play.py's window
-        State=State, square_action=square_action, heuristic=heuristic, random_action=random_action,
+        State=State, square_action=square_action, heuristic=heuristic, score=score, random_action=random_action,
         opponents=opponents)
 
 

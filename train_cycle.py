@@ -18,7 +18,7 @@ from alphazero.files import atomic_output
 from alphazero.games import add_game_flag, load_game, model_path, parse_game_args
 from alphazero.inference import file_sha256, load_network
 from dual_network import add_network_flags, check_network_flags, dual_network
-from evaluate_best_player import EP_GAME_COUNT, evaluate_best_player
+from evaluate_best_player import EP_GAME_COUNT, add_engine_flags, evaluate_best_player
 from evaluate_network import EN_GAME_COUNT, evaluate_network, update_best_player
 from export import ensure_onnx
 from plot import METRICS_FILE, plot_metrics, read_metrics
@@ -56,6 +56,7 @@ def parse_args(argv=None):
                         help='games of latest vs best per cycle (default: %(default)s)')
     parser.add_argument('--best-games', type=int, default=EP_GAME_COUNT,
                         help='games of best vs each fixed opponent (default: %(default)s)')
+    add_engine_flags(parser)
     parser.add_argument('--parallel', type=int, default=SP_PARALLEL, help='self-play games played at once (default: %(default)s)')
     parser.add_argument('--no-gate', dest='gate', action='store_false',
                         help='the latest network always becomes the best player, as in the AlphaZero paper '
@@ -69,7 +70,8 @@ def parse_args(argv=None):
 
     # The game's defaults and then the preset's replace the book's, then the command line is read over them
     args = parse_game_args(parser, argv, PRESETS[parser.parse_known_args(argv)[0].preset])
-    check_positive(args, 'cycles', 'games', 'epochs', 'eval_games', 'best_games', 'parallel', 'sims', 'window')
+    check_positive(args, 'cycles', 'games', 'epochs', 'eval_games', 'best_games', 'engine_games', 'parallel', 'sims',
+                   'window')
     check_network_flags(args)
     if args.backend == 'onnx':
         raise UserError('--backend onnx is chosen automatically here once best.onnx exists; use auto or keras')
@@ -142,7 +144,9 @@ def run_cycle(game, args, cycle, progress_path, previous_exact=None):
             if file_sha256(model_path(game, 'latest.h5')) != file_sha256(model_path(game, 'best.h5')):
                 update_best_player(game)
             ensure_onnx(game)
-            return evaluate_best_player(game, args.best_games, args.sims, args.cache, args.backend, seed, exact=False)
+            return evaluate_best_player(game, args.best_games, args.sims, args.cache, args.backend, seed, exact=False,
+                                        engines=args.engine, engine_game_count=args.engine_games,
+                                        engine_opening=args.engine_opening)
         stage('best', promote)
 
     # The exact strength of the best player, every cycle, for games small enough to solve (measured

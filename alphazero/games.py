@@ -3,8 +3,9 @@
 A game module has the book's State interface (legal_actions, next, is_lose, is_draw, is_done,
 is_first_player, __str__) plus what the engine needs: NAME, BOARD_SHAPE, INPUT_SHAPE, ACTION_COUNT,
 SYMMETRIES, State.planes(), State.cells(), square_action(square) (the action a click on a square
-means) and opponents() (the fixed players of evaluate_best_player.py); DEFAULTS (training defaults)
-is optional. See game.py. Adding a game means adding a module and a line here; 'module:N' names
+means) and opponents() (the fixed players of evaluate_best_player.py). Optional: DEFAULTS (training
+defaults), PASS (the action without a square), score(state) (the first player's margin, for GTP's
+final_score) and GTP_GAME (the game's name for GTP GUIs). See game.py. Adding a game means adding a module and a line here; 'module:N' names
 the variant N of a module that holds several (othello.variant(N)).
 """
 import importlib

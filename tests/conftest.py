@@ -12,6 +12,14 @@ os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
 import game  # noqa: E402
 
 
+def need(available, what, how):
+    """Skip when a tool is missing on a developer's machine; in CI it is an error (.ci/run installs it)."""
+    if not available:
+        if os.environ.get('CI'):
+            pytest.fail(f'{what} is missing: .ci/run should have installed it')
+        pytest.skip(f'{what} is missing ({how})')
+
+
 @pytest.fixture
 def workdir(tmp_path, monkeypatch):
     """A fresh current directory: model/ and data/ are created inside it."""

@@ -8,27 +8,18 @@ import subprocess
 import sys
 
 import numpy as np
-import pytest
 
 from alphazero.games import GAMES, load_game
 from alphazero.inference import KerasNetwork
-from conftest import REPO, tiny_model
+from conftest import REPO, need, tiny_model
 from pv_mcts import pv_mcts_visits
 
 NODE = shutil.which('node')
 CHROMIUM = os.environ.get('CHROMIUM', '/usr/bin/chromium')
 
 
-def need(available, what):
-    """Skip when a tool is missing on a developer's machine; in CI it is an error (.ci/run installs it)."""
-    if not available:
-        if os.environ.get('CI'):
-            pytest.fail(f'{what} is missing: .ci/run should have installed it')
-        pytest.skip(f'{what} is missing (bash setup.sh installs the npm packages; apt-get install chromium)')
-
-
 def run_node(*args, timeout=300):
-    need(NODE and os.path.isdir(os.path.join(REPO, 'node_modules', 'onnxruntime-web')), 'node with the npm packages')
+    need(NODE and os.path.isdir(os.path.join(REPO, 'node_modules', 'onnxruntime-web')), 'node with the npm packages', 'bash setup.sh installs the npm packages')
     return subprocess.run([NODE, *args], cwd=REPO, capture_output=True, text=True, timeout=timeout)
 
 
@@ -119,7 +110,7 @@ def serve(cwd, *args):
 
 def browse(workdir, mode, *serve_args):
     """Serve the page and run web/test/e2e.mjs on it; returns node's result and the server's log."""
-    need(os.path.exists(CHROMIUM), f'Chromium ({CHROMIUM})')
+    need(os.path.exists(CHROMIUM), f'Chromium ({CHROMIUM})', 'apt-get install chromium')
     process, address = serve(workdir, *serve_args)
     try:
         result = run_node('web/test/e2e.mjs', mode, address, str(workdir / f'{mode}.png'))

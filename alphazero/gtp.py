@@ -1,0 +1,236 @@
+"""GTP, the Go Text Protocol (version 2), for any game: move names, and other programs as players.
+
+GTP is how game programs talk to GUIs and to each other: one command per line on the engine's
+standard input (`genmove black`, `play white d3`), one answer per command on its standard output
+(`= d3` or `? illegal move`, then an empty line). Othello programs such as GRhino speak it too.
+
+Move names (vertices) come from the game's board alone: a square is its column letter and its row
+number, row 1 at the top (`a1` is the top-left square; Othello's d3 is row 3, column d). An action
+that a click on any square of a column means (Connect Four's drop) is named by the column's letter;
+an action without a square (Othello's pass) is `pass`. Black is the first player.
+
+EnginePlayer is a player for alphazero/match.py that runs a GTP engine as a child process per live
+game: it tells the engine the moves played, asks it for its own, and checks them against our rules.
+"""
+import os
+import select
+import shlex
+import subprocess
+import tempfile
+import time
+
+from alphazero.cli import UserError
+
+COLORS = ('black', 'white')  # the first player, the second player
+ENGINE_TIMEOUT = 300         # seconds an engine may take for one answer
+
+
+# ----- names of moves and colours -----
+def square_name(square, columns):
+    return f'{chr(ord("a") + square % columns)}{square // columns + 1}'
+
+
+def action_names(game):
+    """The GTP name of every action of `game`, derived from its board and square_action."""
+    rows, columns = game.BOARD_SHAPE
+    squares_of = {}
+    for square in range(rows * columns):
+        squares_of.setdefault(game.square_action(square), []).append(square)
+    names = []
+    for action in range(game.ACTION_COUNT):
+        squares = squares_of.get(action, [])
+        if len(squares) == 1:
+            names.append(square_name(squares[0], columns))
+        elif squares and len({s % columns for s in squares}) == 1:
+            names.append(square_name(squares[0], columns)[0])
+        elif not squares and action == getattr(game, 'PASS', None):
+            names.append('pass')
+        else:
+            raise ValueError(f'{game.NAME}: action {action} has no GTP name')
+    return names
+
+
+def parse_move(game, text):
+    """The action a GTP vertex names (any square of a column names its drop), or None."""
+    text = text.lower()
+    names = action_names(game)
+    if text in names:
+        return names.index(text)
+    rows, columns = game.BOARD_SHAPE
+    for square in range(rows * columns):
+        if square_name(square, columns) == text:
+            return game.square_action(square)
+    return None
+
+
+def parse_color(text):
+    """0 for black (the first player), 1 for white, None for anything else."""
+    return {'b': 0, 'black': 0, 'w': 1, 'white': 1}.get(text.lower())
+
+
+def color_to_move(state):
+    return 0 if state.is_first_player() else 1
+
+
+# ----- another program as a player -----
+class EngineError(UserError):
+    pass
+
+
+class GtpProcess:
+    """A GTP engine running as a child process; `send` commands, then `receive` their answers in order."""
+
+    def __init__(self, command):
+        self.command = command
+        self.stderr = tempfile.TemporaryFile()  # kept for the error message if the engine fails
+        try:
+            self.process = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            stderr=self.stderr)
+        except (OSError, ValueError) as error:
+            raise EngineError(f'cannot start the engine {command!r} ({error}); give its full command line, '
+                              f'for example --engine "/usr/games/gtp-rhino -l 1"') from None
+        self.pending = []    # commands sent, not yet answered
+        self.buffer = b''
+
+    def send(self, command):
+        self.pending.append(command)
+        try:
+            self.process.stdin.write(command.encode() + b'\n')
+            self.process.stdin.flush()
+        except OSError:
+            self.fail(f'stopped before {command!r}')
+
+    def receive(self):
+        """(True, answer) or (False, error message) for the oldest command sent."""
+        command = self.pending.pop(0)
+        deadline = time.monotonic() + ENGINE_TIMEOUT
+        while b'\n\n' not in self.buffer.replace(b'\r', b''):
+            if not select.select([self.process.stdout], [], [], max(0, deadline - time.monotonic()))[0]:
+                self.fail(f'gave no answer to {command!r} in {ENGINE_TIMEOUT} s')
+            chunk = os.read(self.process.stdout.fileno(), 65536)
+            if not chunk:
+                self.fail(f'stopped while answering {command!r}')
+            self.buffer += chunk
+        text = self.buffer.replace(b'\r', b'').decode(errors='replace')
+        answer, rest = text.split('\n\n', 1)
+        self.buffer = rest.encode()
+        if answer[:1] not in ('=', '?'):
+            self.fail(f'answered {command!r} with {answer[:80]!r}, which is not GTP')
+        return answer[0] == '=', answer[1:].lstrip('0123456789').strip()
+
+    def ask(self, command):
+        """The answer to one command; an error answer ends the match."""
+        self.send(command)
+        ok, answer = self.receive()
+        if not ok:
+            raise EngineError(f'the engine {self.command!r} refused {command!r}: {answer}')
+        return answer
+
+    def fail(self, what):
+        self.close()
+        self.stderr.seek(0)
+        last = self.stderr.read().decode(errors='replace').strip().splitlines()[-3:]
+        said = f'; its last words on stderr: {" / ".join(last)[:300]}' if last else ''
+        raise EngineError(f'the engine {self.command!r} {what}{said}')
+
+    def close(self):
+        if self.process.poll() is None:
+            try:
+                self.process.stdin.write(b'quit\n')
+                self.process.stdin.close()
+                self.process.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired):
+                self.process.kill()
+                self.process.wait()
+
+
+class EngineGame:
+    """One engine process, the game it plays, and what it has been told of it."""
+
+    def __init__(self, engine, live_game, state):
+        self.engine = engine
+        self.live_game = live_game
+        self.state = state  # the position after the moves told
+        self.told = 0       # moves told (the engine's own included)
+
+
+class EnginePlayer:
+    """A GTP engine as a player of match.play_games: one engine process per live game.
+
+    Before each genmove the engine is told the moves it has not seen yet (the opening and the
+    opponent's moves). Passes are sent as `play COLOR pass`; an engine that skips passes by itself
+    (as GRhino does) may refuse that, which is fine. Every move the engine answers is checked
+    against our rules: an illegal or unreadable one ends the match with a message saying so.
+    """
+
+    def __init__(self, command, game):
+        self.command = command
+        self.game = game
+        self.names = action_names(game)
+        self.games = {}   # game index -> EngineGame
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        self.close()
+
+    def close(self):
+        for engine_game in self.games.values():
+            engine_game.engine.close()
+        self.games = {}
+
+    def start(self):
+        """A new engine process, set to the game's board size."""
+        engine = GtpProcess(self.command)
+        columns = self.game.BOARD_SHAPE[1]
+        engine.send(f'boardsize {columns}')
+        ok, answer = engine.receive()
+        if not ok:
+            engine.close()
+            raise EngineError(f'the engine {self.command!r} does not play {self.game.NAME} (boardsize {columns}: {answer})')
+        return engine
+
+    def engine_game(self, live_game):
+        """The engine of a live game: a new game takes over the process of a finished one."""
+        if live_game.index not in self.games:
+            finished = [i for i, g in self.games.items() if g.live_game.state.is_done()]
+            engine = self.games.pop(finished[0]).engine if finished else self.start()
+            engine.ask('clear_board')
+            self.games[live_game.index] = EngineGame(engine, live_game, self.game.State())
+        return self.games[live_game.index]
+
+    def choose(self, states, games):
+        # Tell every engine the moves it has not seen and ask for its move; they all think at once
+        asked = []
+        for live_game in games:
+            engine_game = self.engine_game(live_game)
+            plays = []
+            for action in [*live_game.opening, *live_game.moves][engine_game.told:]:
+                plays.append(f'play {COLORS[color_to_move(engine_game.state)]} {self.names[action]}')
+                engine_game.engine.send(plays[-1])
+                engine_game.state = engine_game.state.next(action)
+                engine_game.told += 1
+            engine_game.engine.send(f'genmove {COLORS[color_to_move(engine_game.state)]}')
+            asked.append((engine_game, plays))
+
+        # Read the answers: our moves must be accepted, the engine's own must be legal
+        choices = []
+        for (engine_game, plays), state in zip(asked, states):
+            number = engine_game.live_game.index + 1
+            for play in plays:
+                ok, answer = engine_game.engine.receive()
+                if not ok and not play.endswith(' pass'):
+                    raise EngineError(f'the engine {self.command!r} refused {play!r} in game {number}: {answer} '
+                                      '(its rules disagree with ours)')
+            ok, answer = engine_game.engine.receive()
+            action = parse_move(self.game, answer) if ok else None
+            if action not in state.legal_actions():
+                legal = ' '.join(self.names[a] for a in state.legal_actions())
+                raise EngineError(f'the engine {self.command!r} answered {answer!r} to '
+                                  f'\'genmove {COLORS[color_to_move(state)]}\' in game {number} after '
+                                  f'{engine_game.told} moves; the legal moves there are: {legal}')
+            engine_game.state = state.next(action)
+            engine_game.told += 1
+            choices.append((action, None))
+        return choices

@@ -1,0 +1,216 @@
+# ====================
+# The AI as a GTP engine (not in the book)
+# ====================
+# GTP (the Go Text Protocol) is how game programs talk to GUIs and to other programs: this script
+# reads commands on its standard input and answers on its standard output, so that a GUI such as
+# Quarry can show our AI, and match programs can set it against other engines. Moves are named as
+# in alphazero/gtp.py (Othello: a1-h8, row 1 at the top, black first, `pass`). Only GTP goes to
+# standard output; everything else (TensorFlow's notices, our log) goes to standard error.
+
+import argparse
+import inspect
+import os
+import sys
+import time
+
+import numpy as np
+
+from alphazero.batched_mcts import Evaluator
+from alphazero.cli import UserError, run
+from alphazero.games import add_game_flag, load_game, model_path, parse_game_args, player_value
+from alphazero.gtp import COLORS, action_names, color_to_move, parse_color, parse_move
+from alphazero.inference import load_network
+from alphazero.match import MctsPlayer
+from pv_mcts import PV_EVALUATE_COUNT
+
+# Parameters
+ENGINE_NAME = 'AlphaZero-book'
+ENGINE_VERSION = '1.0'
+MARKS = {1: 'X', -1: 'O', 0: '.'}  # showboard: black (the first player), white, empty
+
+
+class GtpError(Exception):
+    """A command that cannot be carried out: answered with `? message`."""
+
+
+class GtpSession:
+    """The state of one GTP conversation: the game so far, and the commands that change or show it."""
+
+    def __init__(self, game, choose_action, log=lambda text: None):
+        self.game = game
+        self.choose_action = choose_action   # state -> action
+        self.log = log
+        self.names = action_names(game)
+        self.pass_action = getattr(game, 'PASS', None)
+        self.history = [game.State()]        # the position after each play or genmove; undo drops one
+        self.commands = {
+            'protocol_version': lambda: '2',
+            'name': lambda: ENGINE_NAME,
+            'version': lambda: ENGINE_VERSION,
+            'known_command': lambda name: 'true' if name in self.commands else 'false',
+            'list_commands': lambda: '\n'.join(self.commands),
+            'list_games': lambda: self.game_title(),
+            'set_game': self.set_game,
+            'boardsize': self.boardsize,
+            'clear_board': self.clear_board,
+            'play': self.play,
+            'genmove': self.genmove,
+            'undo': self.undo,
+            'showboard': self.showboard,
+            'final_score': self.final_score,
+            'quit': self.quit,
+        }
+        self.finished = False                # after quit
+
+    # ----- the protocol: one line in, one answer out -----
+    def execute(self, line):
+        """The answer to one line of input ('=... \\n\\n' or '?... \\n\\n'), or None for a line with no command."""
+        line = ''.join(c for c in line if c in '\t\n' or ord(c) >= 32).replace('\t', ' ')
+        words = line.split('#', 1)[0].split()
+        if not words:
+            return None
+        number = words.pop(0) if words[0].isdigit() else ''
+        if not words:
+            return f'?{number} no command after the id\n\n'
+        name, arguments = words[0].lower(), words[1:]
+        try:
+            if name not in self.commands:
+                raise GtpError('unknown command')
+            command = self.commands[name]
+            wanted = len(inspect.signature(command).parameters)
+            if len(arguments) != wanted:
+                raise GtpError(f'{name} takes {wanted} argument{"" if wanted == 1 else "s"}')
+            answer = command(*arguments)
+        except GtpError as error:
+            return f'?{number} {error}\n\n'
+        return f'={number} {answer}'.rstrip(' ') + '\n\n'
+
+    @property
+    def state(self):
+        return self.history[-1]
+
+    # ----- the commands -----
+    def game_title(self):
+        return getattr(self.game, 'GTP_GAME', self.game.NAME)
+
+    def set_game(self, title):
+        if title.lower() != self.game_title().lower():
+            raise GtpError(f'unsupported game (this engine plays {self.game_title()})')
+        return ''
+
+    def boardsize(self, size):
+        rows, columns = self.game.BOARD_SHAPE
+        if size != str(columns):
+            raise GtpError(f'unacceptable size ({self.game.NAME} is played on {columns} columns)')
+        return self.clear_board()
+
+    def clear_board(self):
+        self.history = [self.game.State()]
+        return ''
+
+    def to_move(self, color):
+        """The position with `color` to move: when the other side can only pass, its pass is implied
+        (GUIs and engines such as GRhino skip passes)."""
+        wanted = parse_color(color)
+        if wanted is None:
+            raise GtpError(f'invalid color {color!r}: use black or white')
+        state = self.state
+        if state.is_done():
+            raise GtpError('the game is over')
+        if color_to_move(state) != wanted:
+            if state.legal_actions() != [self.pass_action] or self.pass_action is None:
+                raise GtpError(f'it is {COLORS[color_to_move(state)]}\'s turn')
+            state = state.next(self.pass_action)
+            if state.is_done():
+                raise GtpError('the game is over')
+        return state
+
+    def play(self, color, vertex):
+        action = parse_move(self.game, vertex)
+        if action is None:
+            raise GtpError(f'invalid vertex {vertex!r}')
+        state = self.to_move(color)
+        if action not in state.legal_actions():
+            raise GtpError('illegal move')
+        self.history.append(state.next(action))
+        return ''
+
+    def genmove(self, color):
+        if self.state.is_done() and self.pass_action is not None and parse_color(color) is not None:
+            return 'pass'  # nothing left to play
+        state = self.to_move(color)
+        start = time.perf_counter()
+        action = self.choose_action(state)
+        self.history.append(state.next(action))
+        self.log(f'{COLORS[color_to_move(state)]} {self.names[action]} ({time.perf_counter() - start:.2f} s)')
+        return self.names[action]
+
+    def quit(self):
+        self.finished = True
+        return ''
+
+    def undo(self):
+        if len(self.history) == 1:
+            raise GtpError('cannot undo')
+        self.history.pop()
+        return ''
+
+    def showboard(self):
+        rows, columns = self.game.BOARD_SHAPE
+        cells = self.state.cells()
+        lines = ['   ' + ' '.join(chr(ord('a') + x) for x in range(columns))]
+        for y in range(rows):
+            lines.append(f'{y + 1:2d} ' + ' '.join(MARKS[cells[y * columns + x]] for x in range(columns)))
+        if self.state.is_done():
+            lines.append(f'game over: {self.final_score()}')
+        else:
+            lines.append(f'{COLORS[color_to_move(self.state)]} to move')
+        return '\n' + '\n'.join(lines)
+
+    def final_score(self):
+        if not self.state.is_done():
+            raise GtpError('cannot score: the game is not over')
+        winner = player_value(self.state, True)
+        margin = abs(self.game.score(self.state)) if hasattr(self.game, 'score') else 1
+        return '0' if winner == 0 else f'{"B" if winner > 0 else "W"}+{margin}'
+
+
+def serve(session, lines, output):
+    """Answer every command of `lines` on `output` until quit or the end of input."""
+    for line in lines:
+        answer = session.execute(line)
+        if answer is None:
+            continue
+        output.write(answer)
+        output.flush()
+        if session.finished:
+            break
+
+
+def main():
+    parser = argparse.ArgumentParser(description='Play the best model as a GTP engine on standard input and output '
+                                                 '(for GUIs such as Quarry, and for matches against other engines).')
+    add_game_flag(parser)
+    parser.add_argument('--model', help="the model file (default: the game's best.h5; its .onnx export is used when current)")
+    parser.add_argument('--sims', type=int, default=PV_EVALUATE_COUNT, help='search simulations per move (default: %(default)s)')
+    args = parse_game_args(parser)
+    if args.sims < 1:
+        raise UserError('--sims must be at least 1')
+
+    # Standard output carries GTP only: keep a copy of it for the answers and send fd 1 to stderr,
+    # so that nothing printed by a library can reach the GUI
+    answers = os.fdopen(os.dup(1), 'w')
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+
+    game = load_game(args.game)
+    network, description = load_network(args.model or model_path(game, 'best.h5'), game)
+    player = MctsPlayer(Evaluator(network), args.sims, 0.0, np.random.default_rng(0))
+    print(f'{ENGINE_NAME}: {game.NAME}, {description}, {args.sims} simulations per move', file=sys.stderr)
+    session = GtpSession(game, lambda state: player.choose([state])[0][0],
+                         log=lambda text: print(text, file=sys.stderr, flush=True))
+    serve(session, sys.stdin, answers)
+
+
+if __name__ == '__main__':
+    run(main)
