@@ -3,6 +3,16 @@
 # ====================
 # A ResNet that reads the board and answers twice: a policy (a probability for every move) and a
 # value (the expected result for the side to move, from -1 to 1).
+#
+# Beyond the book, --network chooses among three networks with the same input and outputs:
+#   book         the book's: the residual tower, then global average pooling and two Dense heads
+#   resnet       the same tower with the heads of AlphaGo Zero (and of seed 000's Othello AI), which
+#                keep the board's geometry: the policy from a 1x1 convolution to 2 planes, the value
+#                from a 1x1 convolution to 1 plane, then Dense 64 with ReLU, then tanh
+#   transformer  every square a token, a learned position embedding, encoder layers (self-attention
+#                and a GELU feed-forward, each with layer normalisation and a residual connection)
+# Every network is made of Keras' own layers only, so the saved file loads with a plain
+# load_model(), and every stage, export.py and the book's API work with any of them.
 
 import argparse
 import os
@@ -17,6 +27,10 @@ DN_RESIDUAL_NUM = 16    # residual blocks (the paper: 19)
 DN_INPUT_SHAPE = (3, 3, 2)  # tic-tac-toe's input; other games bring their own (game.INPUT_SHAPE)
 DN_OUTPUT_SIZE = 9          # tic-tac-toe's moves; other games bring their own (game.ACTION_COUNT)
 L2_WEIGHT = 0.0005      # weight decay on every kernel
+DN_NETWORK = 'book'     # which network (beyond the book: resnet, transformer)
+DN_WIDTH = 64           # transformer: the width of every token
+DN_LAYERS = 4           # transformer: encoder layers
+DN_HEADS = 4            # transformer: attention heads
 
 
 # A 3x3 convolution without bias (the batch normalisation after it has one)
@@ -72,8 +86,91 @@ def build_dual_network(input_shape=DN_INPUT_SHAPE, output_size=DN_OUTPUT_SIZE,
     return keras.Model(inputs=input, outputs=[p, v])
 
 
+# The residual tower with AlphaGo Zero's heads (not saved)
+def build_resnet(input_shape, output_size, filters=DN_FILTERS, residual_num=DN_RESIDUAL_NUM):
+    import keras
+    from keras import layers, regularizers
+
+    # Input, the first convolution and the residual blocks, as in the book
+    input = layers.Input(shape=input_shape)
+    x = conv(filters)(input)
+    x = layers.BatchNormalization()(x)
+    x = layers.Activation('relu')(x)
+    for _ in range(residual_num):
+        x = residual_block(filters)(x)
+
+    # A 1x1 convolution to a few planes, batch normalisation and ReLU, before a head's Dense layers
+    def planes(count):
+        y = layers.Conv2D(count, 1, use_bias=False, kernel_initializer='he_normal',
+                          kernel_regularizer=regularizers.l2(L2_WEIGHT))(x)
+        y = layers.BatchNormalization()(y)
+        return layers.Flatten()(layers.Activation('relu')(y))
+
+    # Policy output: 2 planes, then a Dense layer over all their squares
+    p = layers.Dense(output_size, kernel_regularizer=regularizers.l2(L2_WEIGHT), activation='softmax', name='pi')(planes(2))
+
+    # Value output: 1 plane, Dense 64 with ReLU, Dense 1 with tanh
+    v = layers.Dense(64, activation='relu', kernel_regularizer=regularizers.l2(L2_WEIGHT))(planes(1))
+    v = layers.Dense(1, kernel_regularizer=regularizers.l2(L2_WEIGHT))(v)
+    v = layers.Activation('tanh', name='v')(v)
+    return keras.Model(inputs=input, outputs=[p, v])
+
+
+# A Transformer over the squares of the board (not saved)
+def build_transformer(input_shape, output_size, width=DN_WIDTH, layer_count=DN_LAYERS, heads=DN_HEADS):
+    import keras
+    from keras import layers
+
+    # Every square a token: its input planes projected to the width
+    rows, columns, channels = input_shape
+    squares = rows * columns
+    input = layers.Input(shape=input_shape)
+    x = layers.Dense(width)(layers.Reshape((squares, channels))(input))
+
+    # A learned position embedding added to every token. (Keras has no position-embedding layer
+    # that saves without code of ours; a Dense layer applied to a constant input of ones is a
+    # learned table all the same.)
+    ones = layers.Rescaling(0.0, offset=1.0)(layers.GlobalAveragePooling2D()(input))
+    table = layers.Dense(squares * width, use_bias=False, kernel_initializer='random_normal')(ones)
+    x = layers.Add()([x, layers.Reshape((squares, width))(table)])
+
+    # Encoder layers (pre-norm): self-attention, then a feed-forward layer with GELU, each added back
+    for _ in range(layer_count):
+        y = layers.LayerNormalization()(x)
+        x = layers.Add()([x, layers.MultiHeadAttention(heads, width // heads)(y, y)])
+        y = layers.LayerNormalization()(x)
+        y = layers.Dense(2 * width, activation='gelu')(y)
+        x = layers.Add()([x, layers.Dense(width)(y)])
+    x = layers.LayerNormalization()(x)
+
+    # Policy output: 2 numbers per token, then a Dense layer over all of them (any action space)
+    p = layers.Dense(output_size, activation='softmax', name='pi')(layers.Flatten()(layers.Dense(2)(x)))
+
+    # Value output: the average token, Dense 64 with ReLU, Dense 1 with tanh
+    v = layers.Dense(64, activation='relu')(layers.GlobalAveragePooling1D()(x))
+    v = layers.Dense(1, activation='tanh', name='v')(v)
+    return keras.Model(inputs=input, outputs=[p, v])
+
+
+# Build the chosen network for a game (not saved)
+def build_network(game, network=DN_NETWORK, filters=DN_FILTERS, residual_num=DN_RESIDUAL_NUM,
+                  width=DN_WIDTH, layer_count=DN_LAYERS, heads=DN_HEADS):
+    if network == 'transformer':
+        return build_transformer(game.INPUT_SHAPE, game.ACTION_COUNT, width, layer_count, heads)
+    build = build_resnet if network == 'resnet' else build_dual_network
+    return build(game.INPUT_SHAPE, game.ACTION_COUNT, filters, residual_num)
+
+
+# What a network is, in words
+def describe_network(network, filters, residual_num, width, layer_count, heads):
+    if network == 'transformer':
+        return f'transformer: {layer_count} layers, width {width}, {heads} heads'
+    return f'{network}: {residual_num} blocks, {filters} filters'
+
+
 # Create and save the best player's network, unless it exists; returns True when it made one
-def dual_network(game=None, filters=DN_FILTERS, residual_num=DN_RESIDUAL_NUM):
+def dual_network(game=None, filters=DN_FILTERS, residual_num=DN_RESIDUAL_NUM, network=DN_NETWORK,
+                 width=DN_WIDTH, layer_count=DN_LAYERS, heads=DN_HEADS):
     game = game or load_game()
     path = model_path(game, 'best.h5')
 
@@ -82,19 +179,36 @@ def dual_network(game=None, filters=DN_FILTERS, residual_num=DN_RESIDUAL_NUM):
         return False
 
     # Build it for the game's board and moves, and save it
-    model = build_dual_network(game.INPUT_SHAPE, game.ACTION_COUNT, filters, residual_num)
-    save_model(model, path)
+    save_model(build_network(game, network, filters, residual_num, width, layer_count, heads), path)
     return True
 
 
+NETWORKS = ('book', 'resnet', 'transformer')
+
+
 def add_network_flags(parser):
-    parser.add_argument('--filters', type=int, default=DN_FILTERS, help='filters per convolution (default: %(default)s)')
-    parser.add_argument('--blocks', type=int, default=DN_RESIDUAL_NUM, help='residual blocks (default: %(default)s)')
+    parser.add_argument('--network', choices=NETWORKS, default=DN_NETWORK,
+                        help='the network of a new model: book (the book\'s ResNet), resnet (with AlphaGo Zero\'s '
+                             'heads) or transformer (default: %(default)s)')
+    parser.add_argument('--filters', type=int, default=DN_FILTERS, help='book, resnet: filters per convolution (default: %(default)s)')
+    parser.add_argument('--blocks', type=int, default=DN_RESIDUAL_NUM, help='book, resnet: residual blocks (default: %(default)s)')
+    parser.add_argument('--width', type=int, default=DN_WIDTH, help='transformer: width of a token (default: %(default)s)')
+    parser.add_argument('--layers', type=int, default=DN_LAYERS, help='transformer: encoder layers (default: %(default)s)')
+    parser.add_argument('--heads', type=int, default=DN_HEADS,
+                        help='transformer: attention heads, a divisor of the width (default: %(default)s)')
 
 
 def check_network_flags(args):
     if args.filters < 1 or args.blocks < 0:
         raise UserError('--filters must be at least 1 and --blocks at least 0')
+    if args.width < 1 or args.layers < 0 or args.heads < 1 or args.width % args.heads:
+        raise UserError('--width and --heads must be at least 1, --heads must divide --width, and --layers must be at least 0')
+
+
+# The network flags as arguments of dual_network() and describe_network()
+def network_arguments(args):
+    return {'network': args.network, 'filters': args.filters, 'residual_num': args.blocks, 'width': args.width,
+            'layer_count': args.layers, 'heads': args.heads}
 
 
 def main():
@@ -106,8 +220,8 @@ def main():
     check_network_flags(args)
     game = load_game(args.game)
     path = model_path(game, 'best.h5')
-    if dual_network(game, args.filters, args.blocks):
-        print(f'created {path} ({args.blocks} blocks, {args.filters} filters)')
+    if dual_network(game, **network_arguments(args)):
+        print(f'created {path} ({describe_network(**network_arguments(args))})')
     else:
         print(f'{path} exists; nothing to do (delete it to start over)')
 

@@ -24,6 +24,15 @@ PARITY_POSITIONS = 64   # real positions on which Keras and onnxruntime must agr
 PARITY_TOLERANCE = 1e-4
 
 
+# tf2onnx has no converter for TensorFlow's Erfc, which the exact GELU of the Transformer uses:
+# erfc(x) = 1 - erf(x), and ONNX has Erf
+def convert_erfc(ctx, node, name, args):
+    from tf2onnx import utils
+    node.type = 'Erf'
+    one = ctx.make_const(utils.make_name('one'), np.array(1, dtype=np.float32))
+    ctx.insert_new_node_on_output('Sub', node.output[0], inputs=[one.output[0], node.output[0]])
+
+
 # Convert h5_path to onnx_path; returns the largest difference between Keras and onnxruntime
 def export(h5_path=None, onnx_path=None, game=None):
     import tensorflow as tf
@@ -42,7 +51,8 @@ def export(h5_path=None, onnx_path=None, game=None):
         return {OUTPUT_NAMES[0]: policy, OUTPUT_NAMES[1]: value}
 
     # Convert, and remember which .h5 file this came from
-    onnx_model, _ = tf2onnx.convert.from_function(forward, input_signature=signature, opset=ONNX_OPSET)
+    onnx_model, _ = tf2onnx.convert.from_function(forward, input_signature=signature, opset=ONNX_OPSET,
+                                                  custom_op_handlers={'Erfc': (convert_erfc, [])})
     entry = onnx_model.metadata_props.add()
     entry.key, entry.value = SOURCE_KEY, file_sha256(h5_path)
 
