@@ -60,11 +60,12 @@ def plot_losses(records, pyplot):
 
 def plot_gate(records, pyplot):
     figure, axes = pyplot.subplots(figsize=(7, 4.5))
-    cycles = [r['cycle'] for r in records]
-    scores = [r['gate_score'] for r in records]
+    played = [r for r in records if r['gate_score'] is not None]  # none with --no-gate --eval-games 0
+    cycles = [r['cycle'] for r in played]
+    scores = [r['gate_score'] for r in played]
     axes.plot(cycles, scores, '-', color='gray')
-    changed = [(c, s) for c, s, r in zip(cycles, scores, records) if r['best_changed']]
-    kept = [(c, s) for c, s, r in zip(cycles, scores, records) if not r['best_changed']]
+    changed = [(c, s) for c, s, r in zip(cycles, scores, played) if r['best_changed']]
+    kept = [(c, s) for c, s, r in zip(cycles, scores, played) if not r['best_changed']]
     if changed:
         axes.plot(*zip(*changed), 'o', color='tab:green', label='latest became the best player')
     if kept:

@@ -17,7 +17,7 @@ from alphazero.cli import UserError, run
 from alphazero.files import atomic_output
 from alphazero.games import add_game_flag, load_game, model_path, parse_game_args
 from alphazero.inference import file_sha256, load_network
-from dual_network import add_network_flags, check_network_flags, dual_network
+from dual_network import add_network_flags, check_network_flags, describe_network, dual_network, network_arguments
 from evaluate_best_player import EP_GAME_COUNT, add_engine_flags, evaluate_best_player
 from evaluate_network import EN_GAME_COUNT, evaluate_network, update_best_player
 from export import ensure_onnx
@@ -53,9 +53,12 @@ def parse_args(argv=None):
     parser.add_argument('--games', type=int, default=SP_GAME_COUNT, help='self-play games per cycle (default: %(default)s)')
     parser.add_argument('--epochs', type=int, default=RN_EPOCHS, help='training epochs per cycle (default: %(default)s)')
     parser.add_argument('--eval-games', type=int, default=EN_GAME_COUNT,
-                        help='games of latest vs best per cycle (default: %(default)s)')
+                        help='games of latest vs best per cycle; 0 leaves them out when the gate is off '
+                             '(default: %(default)s)')
     parser.add_argument('--best-games', type=int, default=EP_GAME_COUNT,
                         help='games of best vs each fixed opponent (default: %(default)s)')
+    parser.add_argument('--best-every', type=int, default=1, metavar='K',
+                        help='play the fixed opponents every K cycles and in the last one (default: %(default)s)')
     add_engine_flags(parser)
     parser.add_argument('--parallel', type=int, default=SP_PARALLEL, help='self-play games played at once (default: %(default)s)')
     parser.add_argument('--no-gate', dest='gate', action='store_false',
@@ -70,8 +73,10 @@ def parse_args(argv=None):
 
     # The game's defaults and then the preset's replace the book's, then the command line is read over them
     args = parse_game_args(parser, argv, PRESETS[parser.parse_known_args(argv)[0].preset])
-    check_positive(args, 'cycles', 'games', 'epochs', 'eval_games', 'best_games', 'engine_games', 'parallel', 'sims',
+    check_positive(args, 'cycles', 'games', 'epochs', 'best_games', 'best_every', 'engine_games', 'parallel', 'sims',
                    'window')
+    if args.eval_games < (1 if args.gate else 0) or args.samples < 0:
+        raise UserError('--eval-games must be at least 1 (0 with --no-gate), and --samples at least 0')
     check_network_flags(args)
     if args.backend == 'onnx':
         raise UserError('--backend onnx is chosen automatically here once best.onnx exists; use auto or keras')
@@ -106,7 +111,7 @@ def append_metrics(path, record):
 
 
 # ----- one cycle, stage by stage; a finished stage is skipped when resuming -----
-def run_cycle(game, args, cycle, progress_path, previous_exact=None):
+def run_cycle(game, args, cycle, progress_path, training, previous_exact=None):
     progress = read_progress(progress_path, cycle)
     seed = None if args.seed is None else args.seed + cycle
 
@@ -127,23 +132,29 @@ def run_cycle(game, args, cycle, progress_path, previous_exact=None):
         return dict(stats, path=path)
     stage('self_play', play)
 
-    # Train the network
-    stage('train', lambda: train_network(game, args.epochs, window=args.window, symmetries=args.symmetries))
+    # Train the network (the compiled model is kept from cycle to cycle in `training`)
+    stage('train', lambda: train_network(game, args.epochs, window=args.window, symmetries=args.symmetries,
+                                         samples=args.samples, seed=seed, keep=training))
 
-    # Evaluate the new network against the best one
+    # Evaluate the new network against the best one (with the gate off, games that decide nothing
+    # can be left out: --eval-games 0)
     def gate():
+        if not args.eval_games:
+            return {'average': None, 'better': False}
         better, average = evaluate_network(game, args.eval_games, args.sims, cache=args.cache, backend=args.backend,
                                            seed=seed, update=False)
         return {'average': average, 'better': better}
     evaluation = stage('evaluate', gate)
 
     # When it is better (or with --no-gate, always): it becomes the best player, is exported, and
-    # meets the fixed opponents
+    # meets the fixed opponents (every --best-every cycles, and in the last)
     if evaluation['better'] or not args.gate:
         def promote():
             if file_sha256(model_path(game, 'latest.h5')) != file_sha256(model_path(game, 'best.h5')):
                 update_best_player(game)
             ensure_onnx(game)
+            if (cycle + 1) % args.best_every and cycle + 1 < args.cycles:
+                return None
             return evaluate_best_player(game, args.best_games, args.sims, args.cache, args.backend, seed, exact=False,
                                         engines=args.engine, engine_game_count=args.engine_games,
                                         engine_opening=args.engine_opening)
@@ -187,13 +198,14 @@ def main():
     progress_path = model_path(game, PROGRESS_FILE)
 
     # Create the dual network, and its ONNX copy for fast self-play
-    if dual_network(game, args.filters, args.blocks):
-        print(f'created {best} ({args.blocks} blocks, {args.filters} filters)')
+    if dual_network(game, **network_arguments(args)):
+        print(f'created {best} ({describe_network(**network_arguments(args))})')
     else:
-        print(f'continuing from {best} (--filters and --blocks apply only to a new network)')
+        print(f'continuing from {best} (the network flags apply only to a new network)')
     ensure_onnx(game)
 
     records = read_metrics(metrics_path)
+    training = {}  # the compiled model, kept from cycle to cycle
     if records:
         print(f'{len(records)} cycles done before (from {metrics_path})')
     for cycle in range(len(records), args.cycles):
@@ -201,7 +213,7 @@ def main():
             print('the best player plays perfectly: stopping (--until-perfect)')
             break
         print(f'Train {cycle} ====================')
-        progress = run_cycle(game, args, cycle, progress_path, records[-1].get('exact') if records else None)
+        progress = run_cycle(game, args, cycle, progress_path, training, records[-1].get('exact') if records else None)
 
         # The cycle is done: record it, redraw the charts, forget its progress
         records.append(metrics_record(progress, records[-1]['elapsed'] if records else 0.0))

@@ -21,6 +21,8 @@ RN_EPOCHS = 100         # training epochs per cycle
 RN_BATCH_SIZE = 128     # samples per gradient step
 RN_STEPS_PER_EXECUTION = 16  # gradient steps per compiled call, so Python runs rarely (same training)
 RN_WINDOW = 1           # history files to train on: the book uses only the newest
+RN_SAMPLES = 0          # beyond the book: train on this many samples drawn from the window instead
+                        # of epochs over every sample (0: epochs, as in the book)
 
 
 # The training data, as (positions, policies, values): the newest `window` readable history files.
@@ -50,6 +52,20 @@ def augment(game, position, policy, value):
         positions.append(squares[:, list(square_permutation)].reshape(position.shape))
         policies.append(policy[:, list(action_permutation)])
     return np.concatenate(positions), np.concatenate(policies), np.tile(value, len(game.SYMMETRIES))
+
+
+# Beyond the book: `count` samples drawn at random from the window (replay), each in a random one of
+# the board's symmetries, so that the samples trained per cycle are a setting of their own and not
+# (epochs x window x symmetries)
+def replay_sample(game, position, policy, value, count, rng):
+    rows = rng.integers(len(value), size=count)
+    symmetry = rng.integers(len(game.SYMMETRIES), size=count)
+    squares = position[rows].reshape(count, -1, position.shape[-1])
+    square_permutations = np.array([s for s, _ in game.SYMMETRIES])[symmetry]
+    action_permutations = np.array([a for _, a in game.SYMMETRIES])[symmetry]
+    sampled_position = np.take_along_axis(squares, square_permutations[:, :, None], axis=1).reshape(count, *position.shape[1:])
+    sampled_policy = np.take_along_axis(policy[rows], action_permutations, axis=1)
+    return sampled_position, sampled_policy, value[rows]
 
 
 # Learning rate: 0.001, halved at epoch 50 and again at epoch 80 (book schedule)
@@ -88,20 +104,40 @@ def progress_callback(epochs, samples):
     return Progress()
 
 
-# Train the best network on the newest data and save it as latest.h5; returns the per-epoch losses
+# The best player's network, compiled for training. A model compiled before for the same network
+# (train_cycle keeps one) only takes best's weights and a fresh optimizer, as a new compile would
+# give it, so that XLA does not compile the train step again every cycle
+def best_for_training(game, model=None):
+    best = load_model(model_path(game, 'best.h5'), game)
+    if model is None:
+        compile_model(best)
+        return best
+    model.set_weights(best.get_weights())
+    for variable in model.optimizer.variables:
+        variable.assign(np.zeros(variable.shape, variable.dtype))
+    return model
+
+
+# Train the best network on the newest data and save it as latest.h5; returns the per-epoch losses.
+# keep: a dict that keeps the compiled model from one call to the next (beyond the book)
 def train_network(game=None, epochs=RN_EPOCHS, batch_size=RN_BATCH_SIZE, trust_pickle=False,
-                  window=RN_WINDOW, symmetries=False):
+                  window=RN_WINDOW, symmetries=False, samples=RN_SAMPLES, seed=None, keep=None):
     import keras
     game = game or load_game()
 
-    # Load the training data (beyond the book: several files, and the board's symmetries)
+    # Load the training data (beyond the book: several files, the board's symmetries, or a number
+    # of samples drawn from them in whole calls of the compiled train step)
     position, policy, value = load_data(game, trust_pickle, window)
-    if symmetries:
+    if samples:
+        call = batch_size * RN_STEPS_PER_EXECUTION
+        position, policy, value = replay_sample(game, position, policy, value, -(-samples // call) * call,
+                                                np.random.default_rng(seed))
+        epochs = 1
+    elif symmetries:
         position, policy, value = augment(game, position, policy, value)
 
     # Load the best player's network and compile it
-    model = load_model(model_path(game, 'best.h5'), game)
-    compile_model(model)
+    model = best_for_training(game, keep.get('model') if keep is not None else None)
 
     # Train, with the step-decay learning rate
     history = model.fit(position, [policy, value], batch_size=batch_size, epochs=epochs, verbose=0,
@@ -110,7 +146,10 @@ def train_network(game=None, epochs=RN_EPOCHS, batch_size=RN_BATCH_SIZE, trust_p
 
     # Save the result as the latest player
     save_model(model, model_path(game, 'latest.h5'))
-    keras.backend.clear_session()
+    if keep is None:
+        keras.backend.clear_session()
+    else:
+        keep['model'] = model
     losses = {name: [float(x) for x in history.history[name]] for name in ('loss', 'pi_loss', 'v_loss')}
     losses['samples'] = len(value)
     return losses
@@ -121,6 +160,10 @@ def add_training_flags(parser):
                         help='train on the newest K history files (default: %(default)s, the book)')
     parser.add_argument('--symmetries', action='store_true',
                         help="also train on every symmetric copy of each position (not in the book)")
+    parser.add_argument('--samples', type=int, default=RN_SAMPLES, metavar='N',
+                        help='train on N samples drawn from the window, each in a random symmetry, instead of '
+                             'epochs (rounded up to whole calls of %d batches; default: 0, epochs as in the book)'
+                             % RN_STEPS_PER_EXECUTION)
 
 
 def main():
@@ -133,10 +176,11 @@ def main():
     parser.add_argument('--trust-pickle', action='store_true',
                         help="also read the book's pickled .history files (unpickling runs code: only your own files)")
     args = parse_game_args(parser)
-    if args.epochs < 1 or args.batch_size < 1 or args.window < 1:
-        raise UserError('--epochs, --batch-size and --window must be at least 1')
+    if args.epochs < 1 or args.batch_size < 1 or args.window < 1 or args.samples < 0:
+        raise UserError('--epochs, --batch-size and --window must be at least 1, and --samples at least 0')
     game = load_game(args.game)
-    losses = train_network(game, args.epochs, args.batch_size, args.trust_pickle, args.window, args.symmetries)
+    losses = train_network(game, args.epochs, args.batch_size, args.trust_pickle, args.window, args.symmetries,
+                           args.samples)
     print(f'wrote {model_path(game, "latest.h5")}: loss {losses["loss"][0]:.3f} -> {losses["loss"][-1]:.3f}')
 
 

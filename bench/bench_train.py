@@ -1,17 +1,21 @@
-"""Training speed, side by side in one run, on the book's default network (128 filters, 16 blocks).
+"""Training speed, side by side in one run, on a game's network (default: the book's 128 x 16).
 
     (a) train_network's model.fit as the book calls it, without XLA (Keras' default here)
     (b) train_network's model.fit as compiled here: XLA, 16 steps per call
     (c) a bare loop of the same compiled train step over ready-made batches (the network's own cost)
+    (d) the machine's float32 matrix-multiply rate, against the train step's arithmetic
+    (e) the first training stage of a run (XLA compiles the train step), and a later one that
+        reuses the compiled model as train_cycle does
 
 Prints samples/s of each (median over epochs after a warm-up epoch) and the ratios b/a and b/c:
 b/c near 1 means the input pipeline costs nothing next to the train step.
-Run: .venv/bin/python bench/bench_train.py [--samples 3840 --epochs 3]
+Run: .venv/bin/python bench/bench_train.py [--game othello8 --network resnet --filters 64 --blocks 5]
 """
 import argparse
 import os
 import statistics
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -19,13 +23,13 @@ os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
 
 import numpy as np  # noqa: E402
 
-import game  # noqa: E402
-from alphazero.games import sample_positions  # noqa: E402
-from dual_network import DN_FILTERS, DN_RESIDUAL_NUM, build_dual_network  # noqa: E402
-from train_network import RN_BATCH_SIZE, compile_model  # noqa: E402
+from alphazero.files import save_model  # noqa: E402
+from alphazero.games import GAMES, load_game, model_path, sample_positions  # noqa: E402
+from dual_network import NETWORKS, add_network_flags, build_network, network_arguments  # noqa: E402
+from train_network import RN_BATCH_SIZE, compile_model, train_network  # noqa: E402
 
 
-def training_data(samples):
+def training_data(game, samples):
     rng = np.random.default_rng(0)
     states = sample_positions(game, samples)
     position = np.stack([s.planes() for s in states])
@@ -51,23 +55,27 @@ class EpochTimer:
         self.callback = Callback()
 
 
-def fit_rate(filters, blocks, data, epochs, jit_compile, steps_per_execution):
+def new_model(game, args):
     import keras
     keras.utils.set_random_seed(0)
-    model = build_dual_network(game.INPUT_SHAPE, game.ACTION_COUNT, filters, blocks)
+    arguments = network_arguments(args)
+    return build_network(game, arguments.pop('network'), **arguments)
+
+
+def fit_rate(game, args, data, jit_compile, steps_per_execution):
+    model = new_model(game, args)
     compile_model(model, jit_compile, steps_per_execution)
     timer = EpochTimer()
     position, policy, value = data
-    model.fit(position, [policy, value], batch_size=RN_BATCH_SIZE, epochs=epochs + 1, verbose=0,
+    model.fit(position, [policy, value], batch_size=RN_BATCH_SIZE, epochs=args.epochs + 1, verbose=0,
               callbacks=[timer.callback])
     return len(value) / statistics.median(timer.times[1:])
 
 
-def bare_loop_rate(filters, blocks, data, epochs):
+def bare_loop_rate(game, args, data):
     import keras
     import tensorflow as tf
-    keras.utils.set_random_seed(0)
-    model = build_dual_network(game.INPUT_SHAPE, game.ACTION_COUNT, filters, blocks)
+    model = new_model(game, args)
     optimizer = keras.optimizers.Adam(0.001)
     cross_entropy, squared_error = keras.losses.CategoricalCrossentropy(), keras.losses.MeanSquaredError()
 
@@ -75,7 +83,7 @@ def bare_loop_rate(filters, blocks, data, epochs):
     def train_step(x, p, v):
         with tf.GradientTape() as tape:
             p_out, v_out = model(x, training=True)
-            loss = cross_entropy(p, p_out) + squared_error(v, v_out) + tf.add_n(model.losses)
+            loss = cross_entropy(p, p_out) + squared_error(v, v_out) + tf.add_n(model.losses or [0.0])
         gradients = tape.gradient(loss, model.trainable_variables)
         optimizer.apply_gradients(zip(gradients, model.trainable_variables))
         return loss
@@ -84,7 +92,7 @@ def bare_loop_rate(filters, blocks, data, epochs):
     batches = [tuple(tf.constant(a[i:i + RN_BATCH_SIZE]) for a in (position, policy, value[:, None]))
                for i in range(0, len(value), RN_BATCH_SIZE)]
     times = []
-    for _ in range(epochs + 1):
+    for _ in range(args.epochs + 1):
         start = time.perf_counter()
         for batch in batches:
             train_step(*batch)
@@ -93,24 +101,87 @@ def bare_loop_rate(filters, blocks, data, epochs):
     return len(value) / statistics.median(times[1:])
 
 
+def forward_flops(game, args):
+    """Floating-point operations of one forward pass of one position (TensorFlow's profiler)."""
+    import tensorflow as tf
+    from tensorflow.python.framework.convert_to_constants import convert_variables_to_constants_v2
+    model = new_model(game, args)
+    forward = tf.function(lambda x: model(x, training=False)).get_concrete_function(
+        tf.TensorSpec((1, *game.INPUT_SHAPE), tf.float32))
+    graph = convert_variables_to_constants_v2(forward).graph
+    options = tf.compat.v1.profiler.ProfileOptionBuilder.float_operation()
+    options['output'] = 'none'
+    return tf.compat.v1.profiler.profile(graph, options=options).total_float_ops
+
+
+def matmul_rate(size=1024, repeats=20):
+    """The machine's float32 matrix-multiply rate in FLOP/s (TensorFlow, all cores)."""
+    import tensorflow as tf
+    a = tf.random.normal((size, size))
+
+    @tf.function
+    def product(x):
+        for _ in range(repeats):
+            x = tf.matmul(a, x) * 1e-3
+        return x
+    product(a).numpy()
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        product(a).numpy()
+        times.append(time.perf_counter() - start)
+    return 2 * size ** 3 * repeats / statistics.median(times)
+
+
+def stage_seconds(game, args):
+    """Seconds of the first training stage of a run and of the next one, as train_cycle runs them
+    (replay samples, the compiled model kept from one stage to the next)."""
+    from alphazero.files import write_history
+    from alphazero.games import data_dir
+    keep, seconds = {}, []
+    with tempfile.TemporaryDirectory() as directory:
+        current = os.getcwd()
+        os.chdir(directory)
+        try:
+            save_model(new_model(game, args), model_path(game, 'best.h5'))
+            position, policy, value = training_data(game, args.samples)
+            write_history(os.path.join(data_dir(game), '1.npz'), position, policy, value)
+            for _ in range(2):
+                start = time.perf_counter()
+                train_network(game, samples=args.samples, seed=0, keep=keep)
+                seconds.append(time.perf_counter() - start)
+        finally:
+            os.chdir(current)
+    return seconds
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--game', choices=sorted(GAMES), default='tictactoe')
+    add_network_flags(parser)
     parser.add_argument('--samples', type=int, default=3840, help='about one default self-play stage')
     parser.add_argument('--epochs', type=int, default=3, help='timed epochs (after one warm-up epoch)')
-    parser.add_argument('--filters', type=int, default=DN_FILTERS)
-    parser.add_argument('--blocks', type=int, default=DN_RESIDUAL_NUM)
     args = parser.parse_args()
-    data = training_data(args.samples)
-    print(f'network: {args.blocks} blocks, {args.filters} filters; {args.samples} samples, batch {RN_BATCH_SIZE}; '
-          f'{os.cpu_count()} CPUs')
-    a = fit_rate(args.filters, args.blocks, data, args.epochs, False, 1)
+    if args.network not in NETWORKS:
+        parser.error(f'--network must be one of {NETWORKS}')
+    game = load_game(args.game)
+    data = training_data(game, args.samples)
+    parameters = new_model(game, args).count_params()
+    print(f'{game.NAME}, {args.network} network ({parameters:,} parameters); {args.samples} samples, '
+          f'batch {RN_BATCH_SIZE}; {os.cpu_count()} CPUs')
+    a = fit_rate(game, args, data, False, 1)
     print(f'(a) model.fit, no XLA (the book)          {a:8.0f} samples/s')
-    b = fit_rate(args.filters, args.blocks, data, args.epochs, True, 16)
+    b = fit_rate(game, args, data, True, 16)
     print(f'(b) model.fit, XLA, 16 steps per call      {b:8.0f} samples/s')
-    c = bare_loop_rate(args.filters, args.blocks, data, args.epochs)
+    c = bare_loop_rate(game, args, data)
     print(f'(c) bare loop of XLA train steps           {c:8.0f} samples/s')
     print(f'b/a: {b / a:.1f}x   b/c: {b / c:.2f}')
-    print(f'one default training stage ({args.samples} samples x 100 epochs) at (b): {args.samples * 100 / b / 60:.1f} min')
+    flops, rate = forward_flops(game, args), matmul_rate()
+    print(f'(d) matrix multiply: {rate / 1e9:.1f} GFLOP/s; a train step is about 3 forward passes of '
+          f'{flops / 1e6:.2f} MFLOP per sample, so (b) runs at {3 * flops * b / rate:.0%} of that rate')
+    first, later = stage_seconds(game, args)
+    print(f'(e) a training stage of {args.samples} replay samples: first {first:.1f} s, with the kept compiled '
+          f'model {later:.1f} s (XLA compile about {first - later:.1f} s saved per cycle)')
 
 
 if __name__ == '__main__':
