@@ -14,7 +14,7 @@ from tqdm import tqdm
 
 from alphazero.cli import run
 from alphazero.exact import describe, exact_strength
-from alphazero.games import add_game_flag, load_game, model_path, parse_game_args
+from alphazero.games import add_game_flag, load_game, parse_game_args, playing_model_path
 from alphazero.gtp import EnginePlayer
 from alphazero.match import FunctionPlayer, describe_match, distinct_openings, match_summary, play_games
 from evaluate_network import match_pairings, mcts_player, player_points
@@ -39,7 +39,7 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
                          cache=True, backend='auto', seed=None, exact=True, engines=(),
                          engine_game_count=EP_ENGINE_GAME_COUNT, engine_opening=EP_ENGINE_OPENING):
     game = game or load_game()
-    best = mcts_player(model_path(game, 'best.h5'), game, evaluate_count, 0.0, cache, backend, seed)
+    best = mcts_player(playing_model_path(game), game, evaluate_count, 0.0, cache, backend, seed)
 
     with contextlib.ExitStack() as stack:
         # The opponents: the game's fixed players, and each engine from openings played with both colours

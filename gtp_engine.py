@@ -17,7 +17,7 @@ import numpy as np
 
 from alphazero.batched_mcts import Evaluator
 from alphazero.cli import UserError, run
-from alphazero.games import add_game_flag, load_game, model_path, parse_game_args, player_value
+from alphazero.games import add_game_flag, load_game, parse_game_args, player_value, playing_model_path
 from alphazero.gtp import COLORS, action_names, color_to_move, parse_color, parse_move
 from alphazero.inference import load_network
 from alphazero.match import MctsPlayer
@@ -204,7 +204,7 @@ def main():
     sys.stdout = sys.stderr
 
     game = load_game(args.game)
-    network, description = load_network(args.model or model_path(game, 'best.h5'), game)
+    network, description = load_network(args.model or playing_model_path(game), game)
     player = MctsPlayer(Evaluator(network), args.sims, 0.0, np.random.default_rng(0))
     print(f'{ENGINE_NAME}: {game.NAME}, {description}, {args.sims} simulations per move', file=sys.stderr)
     session = GtpSession(game, lambda state: player.choose([state])[0][0],

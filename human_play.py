@@ -9,7 +9,7 @@ import argparse
 import sys
 
 from alphazero.cli import UserError, run
-from alphazero.games import add_game_flag, load_game, model_path, parse_game_args, player_value
+from alphazero.games import add_game_flag, load_game, parse_game_args, player_value, playing_model_path
 from alphazero.inference import load_network
 from pv_mcts import PV_EVALUATE_COUNT, pv_mcts_action
 
@@ -194,7 +194,7 @@ def main():
     if args.sims < 1:
         raise UserError('--sims must be at least 1')
     game = load_game(args.game)
-    network, description = load_network(args.model or model_path(game, 'best.h5'), game)
+    network, description = load_network(args.model or playing_model_path(game), game)
     print(f'AI: {description}, {args.sims} simulations per move', file=sys.stderr)
     next_action = pv_mcts_action(network, 0.0, args.sims)
     if args.text:

@@ -13,7 +13,7 @@ import os
 import sys
 
 from alphazero.cli import UserError, run
-from alphazero.games import add_game_flag, load_game, model_path, parse_game_args
+from alphazero.games import add_game_flag, load_game, model_path, parse_game_args, playing_model_path
 from alphazero.inference import INPUT_NAME, OnnxNetwork
 from pv_mcts import PV_EVALUATE_COUNT
 
@@ -45,14 +45,16 @@ def model_problem(path, game):
     return None
 
 
-# The game's model as ONNX: --model as given, else best.onnx, exported again when best.h5 changed
+# The game's model as ONNX: --model as given, else best.onnx, exported again when best.h5 changed,
+# else the shipped model when there is no model of your own
 def model_file(game, path):
     if path:
         return path
     if os.path.exists(model_path(game, 'best.h5')):
         from export import ensure_onnx
         ensure_onnx(game)
-    return model_path(game, 'best.onnx')
+        return model_path(game, 'best.onnx')
+    return playing_model_path(game, 'best.onnx')
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):

@@ -10,6 +10,7 @@ the variant N of a module that holds several (othello.variant(N)).
 """
 import importlib
 import os
+import sys
 
 GAMES = {
     'tictactoe': 'game',
@@ -70,6 +71,24 @@ def data_dir(game):
 def model_path(game, name):
     """Path of a model file, for example model_path(game, 'best.h5')."""
     return os.path.join(model_dir(game), name)
+
+
+# Trained models shipped with the code, one folder per game; training never writes there
+PRETRAINED_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'pretrained')
+
+
+def pretrained_path(game, name):
+    """Path of a shipped model file, for example pretrained/othello8/best.h5."""
+    return os.path.join(PRETRAINED_DIR, game.NAME, name)
+
+
+def playing_model_path(game, name='best.h5'):
+    """The model to play with: the game's own trained one, else the shipped one (said in one line)."""
+    own, shipped = model_path(game, name), pretrained_path(game, name)
+    if not os.path.exists(own) and os.path.exists(shipped):
+        print(f'no model of your own at {own}: playing the shipped {os.path.relpath(shipped)}', file=sys.stderr)
+        return shipped
+    return own
 
 
 def sample_positions(game, count, seed=0):

@@ -121,6 +121,9 @@ def run_script(name, *args, cwd, timeout=600):
 
 
 def test_train_cycle_end_to_end(workdir):
+    from alphazero.games import PRETRAINED_DIR
+    from test_pretrained import tree_digest
+    shipped = tree_digest(PRETRAINED_DIR)
     result = run_script('train_cycle.py', '--cycles', '2', '--games', '8', '--sims', '8', '--epochs', '2',
                         '--filters', '8', '--blocks', '1', '--eval-games', '4', '--best-games', '2', cwd=workdir)
     assert result.returncode == 0, result.stderr[-3000:]
@@ -142,5 +145,6 @@ def test_train_cycle_end_to_end(workdir):
         assert records[1]['exact'] == records[0]['exact'] and records[1]['seconds']['exact'] < 0.5
     for chart in ('chart_losses.png', 'chart_gate.png', 'chart_strength.png'):
         assert (workdir / 'model' / chart).read_bytes()[:8] == b'\x89PNG\r\n\x1a\n'
-    # No file is left under a temporary name
+    # No file is left under a temporary name, and the shipped models are untouched
     assert not [p for p in workdir.rglob('.*tmp*')]
+    assert tree_digest(PRETRAINED_DIR) == shipped

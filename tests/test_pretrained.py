@@ -1,0 +1,51 @@
+"""Shipped models: used, and announced, when a game has no model of its own. (That training never
+writes to them is checked by test_pipeline's whole run.)"""
+import hashlib
+import os
+
+import pytest
+
+from alphazero.files import save_model
+from alphazero.games import load_game, model_path, playing_model_path
+from conftest import tiny_model
+
+
+def tree_digest(directory):
+    """One hash of every file below `directory` (names and contents)."""
+    digest = hashlib.sha256()
+    for root, _, files in sorted(os.walk(directory)):
+        for name in sorted(files):
+            path = os.path.join(root, name)
+            digest.update(path.encode())
+            digest.update(open(path, 'rb').read())
+    return digest.hexdigest()
+
+
+@pytest.fixture
+def shipped(tmp_path, monkeypatch, workdir):
+    """A tiny 'shipped' othello6 model in a pretrained/ folder of its own."""
+    import alphazero.games
+    monkeypatch.setattr(alphazero.games, 'PRETRAINED_DIR', str(tmp_path / 'pretrained'))
+    game = load_game('othello6')
+    save_model(tiny_model(rules=game), str(tmp_path / 'pretrained' / 'othello6' / 'best.h5'))
+    return game, tmp_path / 'pretrained'
+
+
+def test_the_shipped_model_plays_when_there_is_none_of_your_own(shipped, capsys):
+    from evaluate_best_player import evaluate_best_player
+    game, directory = shipped
+    before = tree_digest(directory)
+    assert playing_model_path(game) == str(directory / 'othello6' / 'best.h5')
+    assert 'playing the shipped' in capsys.readouterr().err
+    scores = evaluate_best_player(game, game_count=2, evaluate_count=2)
+    assert scores['VS_Random']['games'] == 2
+    assert 'no model of your own at runs/othello6/model/best.h5: playing the shipped' in capsys.readouterr().err
+    assert tree_digest(directory) == before
+
+
+def test_your_own_model_comes_first(shipped, capsys):
+    game, _ = shipped
+    save_model(tiny_model(rules=game), model_path(game, 'best.h5'))
+    assert playing_model_path(game) == model_path(game, 'best.h5')
+    assert capsys.readouterr().err == ''
+
