@@ -57,21 +57,29 @@ def residual_block(filters=DN_FILTERS):
     return f
 
 
+# The body: the first convolution (conv-BN-ReLU), then the residual blocks
+def residual_tower(filters=DN_FILTERS, residual_num=DN_RESIDUAL_NUM):
+    from keras import layers
+
+    def f(x):
+        x = conv(filters)(x)
+        x = layers.BatchNormalization()(x)
+        x = layers.Activation('relu')(x)
+        for _ in range(residual_num):
+            x = residual_block(filters)(x)
+        return x
+    return f
+
+
 # Build the network (not saved)
 def build_dual_network(input_shape=DN_INPUT_SHAPE, output_size=DN_OUTPUT_SIZE,
                        filters=DN_FILTERS, residual_num=DN_RESIDUAL_NUM):
     import keras
     from keras import layers, regularizers
 
-    # Input and the first convolution
+    # Input, the first convolution and the residual blocks
     input = layers.Input(shape=input_shape)
-    x = conv(filters)(input)
-    x = layers.BatchNormalization()(x)
-    x = layers.Activation('relu')(x)
-
-    # Residual blocks
-    for _ in range(residual_num):
-        x = residual_block(filters)(x)
+    x = residual_tower(filters, residual_num)(input)
 
     # Pooling
     x = layers.GlobalAveragePooling2D()(x)
@@ -93,11 +101,7 @@ def build_resnet(input_shape, output_size, filters=DN_FILTERS, residual_num=DN_R
 
     # Input, the first convolution and the residual blocks, as in the book
     input = layers.Input(shape=input_shape)
-    x = conv(filters)(input)
-    x = layers.BatchNormalization()(x)
-    x = layers.Activation('relu')(x)
-    for _ in range(residual_num):
-        x = residual_block(filters)(x)
+    x = residual_tower(filters, residual_num)(input)
 
     # A 1x1 convolution to a few planes, batch normalisation and ReLU, before a head's Dense layers
     def planes(count):

@@ -98,7 +98,7 @@ def plot_strength(records, pyplot):
         points = [(c, r['scores'][name]['all']) for c, r in zip(cycles, records) if r.get('scores') and name in r['scores']]
         if points:
             scores.plot(*zip(*points), 'o-', label=name)
-    scores.set(title='Best player vs fixed opponents (when it changed)', xlabel='cycle',
+    scores.set(title='Best player vs fixed opponents and GTP engines', xlabel='cycle',
                ylabel='average point (1 win, 0.5 draw)', ylim=(-0.05, 1.05))
     if scores.get_legend_handles_labels()[0]:
         scores.legend()

@@ -276,16 +276,20 @@ def tiny_othello8(workdir):
 
 
 def test_our_engine_as_an_opponent_through_the_command_line(workdir):
-    """train_cycle.py with --engine: our own engine (tic-tac-toe's names) is met, recorded and charted."""
+    """train_cycle.py with --engine: our own engine (tic-tac-toe's names) is met, recorded and charted,
+    in the cycles --best-every asks for (and the last); the gate games are left out (--eval-games 0)."""
     from test_pipeline import run_script
     engine = f'{sys.executable} {os.path.join(REPO, "gtp_engine.py")} --sims 2'
-    result = run_script('train_cycle.py', '--cycles', '1', '--games', '4', '--sims', '4', '--epochs', '1',
-                        '--filters', '8', '--blocks', '1', '--eval-games', '2', '--best-games', '1', '--no-gate',
-                        '--engine', engine, '--engine-games', '4', cwd=workdir)
+    result = run_script('train_cycle.py', '--cycles', '3', '--games', '4', '--sims', '4', '--samples', '256',
+                        '--filters', '8', '--blocks', '1', '--eval-games', '0', '--best-games', '1', '--no-gate',
+                        '--best-every', '2', '--engine', engine, '--engine-games', '4', cwd=workdir)
     assert result.returncode == 0, result.stderr[-3000:]
-    record = json.loads((workdir / 'model' / 'metrics.jsonl').read_text())
-    assert record['scores'][engine]['games'] == 4
-    assert f'{engine} ' in result.stdout and 'Elo' in result.stdout
+    records = [json.loads(line) for line in (workdir / 'model' / 'metrics.jsonl').read_text().splitlines()]
+    assert [r['scores'] is not None for r in records] == [False, True, True]
+    assert [r['scores'][engine]['games'] for r in records[1:]] == [4, 4]
+    assert all(r['gate_score'] is None and r['best_changed'] and r['samples'] == 2048 for r in records)
+    assert 'AveragePoint' not in result.stdout and f'{engine} ' in result.stdout and 'Elo' in result.stdout
+    assert (workdir / 'model' / 'chart_gate.png').exists()
 
 
 def test_a_broken_engine_on_the_command_line_gives_one_line(tiny_othello8, tmp_path):
