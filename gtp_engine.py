@@ -9,6 +9,7 @@
 
 import argparse
 import inspect
+import io
 import os
 import sys
 import time
@@ -209,7 +210,7 @@ def main():
     print(f'{ENGINE_NAME}: {game.NAME}, {description}, {args.sims} simulations per move', file=sys.stderr)
     session = GtpSession(game, lambda state: player.choose([state])[0][0],
                          log=lambda text: print(text, file=sys.stderr, flush=True))
-    serve(session, sys.stdin, answers)
+    serve(session, io.TextIOWrapper(sys.stdin.buffer, errors='replace'), answers)  # bad bytes: an error answer
 
 
 if __name__ == '__main__':

@@ -183,6 +183,14 @@ def test_the_engine_plays_whole_games_as_a_subprocess(name, tmp_path):
     assert 'Traceback' not in stderr and 'simulations per move' in stderr
 
 
+def test_bytes_that_are_not_text_get_an_error_answer(tmp_path):
+    result = subprocess.run([sys.executable, os.path.join(REPO, 'gtp_engine.py'), '--game', 'tictactoe', '--model',
+                             write_tiny_model(tmp_path, 'tictactoe')], input=b'\xff\xfe\nplay black \xc3(\nquit\n',
+                            capture_output=True, timeout=120)
+    assert result.returncode == 0 and b'Traceback' not in result.stderr
+    assert result.stdout.decode().startswith('? unknown command\n\n? invalid vertex') and result.stdout.endswith(b'=\n\n')
+
+
 # ----- matches against GTP engines -----
 def test_openings_differ_and_each_is_played_with_both_colours():
     game = load_game('othello8')
