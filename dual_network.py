@@ -17,7 +17,7 @@
 import argparse
 import os
 
-from alphazero.cli import UserError, run
+from alphazero.cli import UserError, quiet_keras, run
 from alphazero.files import save_model
 from alphazero.games import add_game_flag, load_game, model_path, parse_game_args
 
@@ -159,6 +159,7 @@ def build_transformer(input_shape, output_size, width=DN_WIDTH, layer_count=DN_L
 # Build the chosen network for a game (not saved)
 def build_network(game, network=DN_NETWORK, filters=DN_FILTERS, residual_num=DN_RESIDUAL_NUM,
                   width=DN_WIDTH, layer_count=DN_LAYERS, heads=DN_HEADS):
+    quiet_keras()
     if network == 'transformer':
         return build_transformer(game.INPUT_SHAPE, game.ACTION_COUNT, width, layer_count, heads)
     build = build_resnet if network == 'resnet' else build_dual_network

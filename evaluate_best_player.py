@@ -13,6 +13,7 @@ import numpy as np
 from tqdm import tqdm
 
 from alphazero.cli import run
+from alphazero.files import playing_sims
 from alphazero.exact import describe, exact_strength
 from alphazero.games import add_game_flag, load_game, parse_game_args, playing_model_path
 from alphazero.gtp import EnginePlayer
@@ -35,11 +36,16 @@ def mean(points):
 
 # Play the best player against every opponent and engine; returns {name: {'all', 'first', 'second':
 # average point, 'wins', 'draws', 'losses', 'elo', ...}} and, for a solvable game, {'exact': ...}
+# evaluate_count None: the simulations the model records, else PV_EVALUATE_COUNT
 def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT,
                          cache=True, backend='auto', seed=None, exact=True, engines=(),
                          engine_game_count=EP_ENGINE_GAME_COUNT, engine_opening=EP_ENGINE_OPENING):
     game = game or load_game()
-    best = mcts_player(playing_model_path(game), game, evaluate_count, 0.0, cache, backend, seed)
+    path = playing_model_path(game)
+    if evaluate_count is None:
+        evaluate_count, why = playing_sims(None, path, PV_EVALUATE_COUNT)
+        print(f'the best player searches {evaluate_count} simulations per move ({why})')
+    best = mcts_player(path, game, evaluate_count, 0.0, cache, backend, seed)
 
     with contextlib.ExitStack() as stack:
         # The opponents: the game's fixed players, and each engine from openings played with both colours
@@ -62,8 +68,9 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
     for name, _, count, _ in matches:
         points, results = player_points(results[:count]), results[count:]
         scores[name] = dict(match_summary(points), first=mean(points[0::2]), second=mean(points[1::2]))
-        first, second = (None if s is None else round(s, 3) for s in (scores[name]['first'], scores[name]['second']))
-        print(f'{name} {round(scores[name]["all"], 3)} (as first {first}, as second {second}): {describe_match(scores[name])}')
+        sides = ', '.join(f'as {side} {round(scores[name][side], 3)}' for side in ('first', 'second')
+                          if scores[name][side] is not None)  # one game: no game as second
+        print(f'{name} {round(scores[name]["all"], 3)} ({sides}): {describe_match(scores[name])}')
 
     # Judged against the solved game
     if exact and getattr(game, 'SOLVABLE', False):
@@ -90,7 +97,7 @@ def main():
     parser.add_argument('--games', type=int, default=EP_GAME_COUNT,
                         help='games against each opponent, EP_GAME_COUNT (default: %(default)s)')
     add_engine_flags(parser)
-    add_search_flags(parser)
+    add_search_flags(parser, None)
     args = parse_game_args(parser)
     check_positive(args, 'games', 'sims', 'engine_games')
     evaluate_best_player(load_game(args.game), args.games, args.sims, args.cache, args.backend, args.seed,

@@ -21,6 +21,7 @@ from self_play import add_search_flags, check_positive, first_player_value, non_
 # Parameters
 EN_GAME_COUNT = 10      # games per evaluation (the AlphaZero paper: 400)
 EN_TEMPERATURE = 1.0    # Boltzmann temperature of both players
+KEEP_MESSAGE = 'Keep BestPlayer (the latest network must score more than 0.5)'  # beyond the book, which says nothing
 
 
 # The first player's points: 1 won, 0 lost, 0.5 draw
@@ -79,6 +80,8 @@ def evaluate_network(game=None, game_count=EN_GAME_COUNT, evaluate_count=PV_EVAL
         if update:
             update_best_player(game)
         return True, average
+    if update:
+        print(KEEP_MESSAGE)
     return False, average
 
 

@@ -14,8 +14,8 @@ import os
 
 import numpy as np
 
-from alphazero.cli import UserError, run
-from alphazero.files import atomic_output, load_model
+from alphazero.cli import UserError, quiet_keras, run
+from alphazero.files import SIMS_KEY, atomic_output, load_model, recorded_sims
 from alphazero.games import add_game_flag, load_game, model_path, sample_positions
 from alphazero.inference import INPUT_NAME, OUTPUT_NAMES, SOURCE_KEY, KerasNetwork, OnnxNetwork, file_sha256
 
@@ -35,6 +35,7 @@ def convert_erfc(ctx, node, name, args):
 
 # Convert h5_path to onnx_path; returns the largest difference between Keras and onnxruntime
 def export(h5_path=None, onnx_path=None, game=None):
+    quiet_keras()
     import tensorflow as tf
     import tf2onnx
     game = game or load_game()
@@ -55,6 +56,10 @@ def export(h5_path=None, onnx_path=None, game=None):
                                                   custom_op_handlers={'Erfc': (convert_erfc, [])})
     entry = onnx_model.metadata_props.add()
     entry.key, entry.value = SOURCE_KEY, file_sha256(h5_path)
+    sims = recorded_sims(h5_path)
+    if sims:
+        entry = onnx_model.metadata_props.add()
+        entry.key, entry.value = SIMS_KEY, str(sims)
 
     # Check the outputs on real positions before the file goes into place
     with atomic_output(onnx_path) as temporary:

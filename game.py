@@ -206,6 +206,8 @@ def mcts_action(state):
 
 # Play one random game against itself when run alone
 if __name__ == '__main__':
+    import argparse
+    argparse.ArgumentParser(description='Play one game of random moves and print each position.').parse_args()
     state = State()
     while not state.is_done():
         state = state.next(random_action(state))

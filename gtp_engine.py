@@ -18,6 +18,7 @@ import numpy as np
 
 from alphazero.batched_mcts import Evaluator
 from alphazero.cli import UserError, run
+from alphazero.files import playing_sims
 from alphazero.games import add_game_flag, load_game, parse_game_args, player_value, playing_model_path
 from alphazero.gtp import COLORS, action_names, color_to_move, parse_color, parse_move
 from alphazero.inference import load_network
@@ -193,9 +194,9 @@ def main():
                                                  '(for GUIs such as Quarry, and for matches against other engines).')
     add_game_flag(parser)
     parser.add_argument('--model', help="the model file (default: the game's best.h5; its .onnx export is used when current)")
-    parser.add_argument('--sims', type=int, default=PV_EVALUATE_COUNT, help='search simulations per move (default: %(default)s)')
+    parser.add_argument('--sims', type=int, help=f'search simulations per move (default: what the model records, else {PV_EVALUATE_COUNT})')
     args = parse_game_args(parser)
-    if args.sims < 1:
+    if args.sims is not None and args.sims < 1:
         raise UserError('--sims must be at least 1')
 
     # Standard output carries GTP only: keep a copy of it for the answers and send fd 1 to stderr,
@@ -205,9 +206,11 @@ def main():
     sys.stdout = sys.stderr
 
     game = load_game(args.game)
-    network, description = load_network(args.model or playing_model_path(game), game)
-    player = MctsPlayer(Evaluator(network), args.sims, 0.0, np.random.default_rng(0))
-    print(f'{ENGINE_NAME}: {game.NAME}, {description}, {args.sims} simulations per move', file=sys.stderr)
+    path = args.model or playing_model_path(game)
+    network, description = load_network(path, game)
+    sims, why = playing_sims(args.sims, path, PV_EVALUATE_COUNT)
+    player = MctsPlayer(Evaluator(network), sims, 0.0, np.random.default_rng(0))
+    print(f'{ENGINE_NAME}: {game.NAME}, {description}, {sims} simulations per move ({why})', file=sys.stderr)
     session = GtpSession(game, lambda state: player.choose([state])[0][0],
                          log=lambda text: print(text, file=sys.stderr, flush=True))
     serve(session, io.TextIOWrapper(sys.stdin.buffer, errors='replace'), answers)  # bad bytes: an error answer

@@ -9,6 +9,7 @@ import argparse
 import sys
 
 from alphazero.cli import UserError, run
+from alphazero.files import playing_sims
 from alphazero.games import add_game_flag, load_game, parse_game_args, player_value, playing_model_path
 from alphazero.inference import load_network
 from pv_mcts import PV_EVALUATE_COUNT, pv_mcts_action
@@ -188,15 +189,17 @@ def main():
     add_game_flag(parser)
     parser.add_argument('--text', action='store_true', help='play in the terminal instead of a window')
     parser.add_argument('--second', action='store_true', help='let the AI move first')
-    parser.add_argument('--sims', type=int, default=PV_EVALUATE_COUNT, help='AI search simulations per move (default: %(default)s)')
+    parser.add_argument('--sims', type=int, help=f'search simulations per move (default: what the model records, else {PV_EVALUATE_COUNT})')
     parser.add_argument('--model', help="the model file (default: the game's best.h5; its .onnx export is used when current)")
     args = parse_game_args(parser)
-    if args.sims < 1:
+    if args.sims is not None and args.sims < 1:
         raise UserError('--sims must be at least 1')
     game = load_game(args.game)
-    network, description = load_network(args.model or playing_model_path(game), game)
-    print(f'AI: {description}, {args.sims} simulations per move', file=sys.stderr)
-    next_action = pv_mcts_action(network, 0.0, args.sims)
+    path = args.model or playing_model_path(game)
+    network, description = load_network(path, game)
+    sims, why = playing_sims(args.sims, path, PV_EVALUATE_COUNT)
+    print(f'AI: {description}, {sims} simulations per move ({why})', file=sys.stderr)
+    next_action = pv_mcts_action(network, 0.0, sims)
     if args.text:
         play_text(game, next_action, not args.second)
     else:

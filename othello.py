@@ -194,6 +194,8 @@ def variant(size):
 
 # Play one random game on the 8x8 board when run alone
 if __name__ == '__main__':
+    import argparse
+    argparse.ArgumentParser(description='Play one game of random moves on the 8x8 board and print each position.').parse_args()
     state = variant(8).State()
     while not state.is_done():
         state = state.next(random.choice(state.legal_actions()))

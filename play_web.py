@@ -13,6 +13,7 @@ import os
 import sys
 
 from alphazero.cli import UserError, run
+from alphazero.files import playing_sims
 from alphazero.games import add_game_flag, load_game, model_path, parse_game_args, playing_model_path
 from alphazero.inference import INPUT_NAME, OnnxNetwork
 from pv_mcts import PV_EVALUATE_COUNT
@@ -97,12 +98,15 @@ def main():
     parser = argparse.ArgumentParser(description='Play the best model in a browser (served on 127.0.0.1).')
     add_game_flag(parser)
     parser.add_argument('--port', type=int, default=PORT, help='port (0: any free port) (default: %(default)s)')
-    parser.add_argument('--sims', type=int, default=PV_EVALUATE_COUNT,
-                        help='the page\'s starting number of simulations per move (default: %(default)s)')
+    parser.add_argument('--sims', type=int,
+                        help=f'the page\'s starting number of simulations per move (default: what the model records, '
+                             f'else {PV_EVALUATE_COUNT})')
     parser.add_argument('--model', help="an .onnx file (default: the game's best.onnx, exported from best.h5 when needed)")
     args = parse_game_args(parser)
-    if args.sims < 1:
+    if args.sims is not None and args.sims < 1:
         raise UserError('--sims must be at least 1')
+    if not 0 <= args.port <= 65535:
+        raise UserError(f'--port {args.port} is not a port: give 1 to 65535, or 0 for any free port')
     if not os.path.exists(os.path.join(ORT_DIR, 'ort.wasm.min.mjs')):
         raise UserError(f'{ORT_DIR} is missing: run "bash setup.sh" to install onnxruntime-web from npm.')
     game = load_game(args.game)
@@ -112,14 +116,15 @@ def main():
     error = model_problem(model, game)
     if error:
         print(f'error: {error}', file=sys.stderr)
-    config = {'game': game.NAME, 'simulations': args.sims, 'error': error}
+    sims, why = playing_sims(args.sims, model, PV_EVALUATE_COUNT)
+    config = {'game': game.NAME, 'simulations': sims, 'error': error}
 
     handler = functools.partial(Handler, config=config, model=model)
     try:
         server = http.server.ThreadingHTTPServer((HOST, args.port), handler)
     except OSError as failure:
         raise UserError(f'cannot listen on {HOST}:{args.port} ({failure.strerror}); choose another --port') from None
-    print(f'serving {game.NAME} ({model}) at http://{HOST}:{server.server_port}/ - Ctrl-C to stop', flush=True)
+    print(f'serving {game.NAME} ({model}, {sims} simulations per move: {why}) at http://{HOST}:{server.server_port}/ - Ctrl-C to stop', flush=True)
     with server:
         server.serve_forever()
 

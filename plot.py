@@ -64,15 +64,19 @@ def plot_gate(records, pyplot):
     cycles = [r['cycle'] for r in played]
     scores = [r['gate_score'] for r in played]
     axes.plot(cycles, scores, '-', color='gray')
-    changed = [(c, s) for c, s, r in zip(cycles, scores, played) if r['best_changed']]
-    kept = [(c, s) for c, s, r in zip(cycles, scores, played) if not r['best_changed']]
-    if changed:
-        axes.plot(*zip(*changed), 'o', color='tab:green', label='latest became the best player')
-    if kept:
-        axes.plot(*zip(*kept), 'x', color='tab:red', label='best player kept')
-    axes.axhline(0.5, linestyle='--', color='black', linewidth=0.8, label='latest must score more than 0.5')
-    axes.set(title='Latest network vs best player', xlabel='cycle', ylabel='average point of the latest network',
-             ylim=(-0.05, 1.05))
+    # With the gate off (metrics record 'gate': false) the score decides nothing
+    gated = [r.get('gate', True) for r in played]
+    marks = (('o', 'tab:green', True, True, 'latest beat the bar and became the best player'),
+             ('x', 'tab:red', True, False, 'best player kept'),
+             ('o', 'tab:blue', False, True, 'gate off: latest became the best player whatever its score'))
+    for marker, color, gate, changed, label in marks:
+        points = [(c, s) for c, s, r, g in zip(cycles, scores, played, gated) if g == gate and r['best_changed'] == changed]
+        if points:
+            axes.plot(*zip(*points), marker, color=color, label=label)
+    axes.axhline(0.5, linestyle='--', color='black', linewidth=0.8,
+                 label='the gate: latest must score more than 0.5' if any(gated) else '0.5 (the gate is off)')
+    axes.set(title='Latest network vs best player' + ('' if any(gated) else ' (gate off: the score is only recorded)'),
+             xlabel='cycle', ylabel='average point of the latest network', ylim=(-0.05, 1.05))
     axes.legend()
     figure.tight_layout()
     return figure
@@ -82,16 +86,23 @@ def plot_strength(records, pyplot):
     figure, (exact, scores) = pyplot.subplots(1, 2, figsize=(12, 4.5))
     cycles = [r['cycle'] for r in records]
     judged = [(c, r['exact']) for c, r in zip(cycles, records) if r.get('exact')]
+    # Counts of wrong positions on a log scale (linear near 0, so that 0, perfect play, shows): the
+    # last few wrong positions a run waits for stay visible
     if judged:
-        exact.plot([c for c, _ in judged], [100 * e['optimal_move_accuracy'] for _, e in judged], 'o-',
-                   label='moves that keep the game-theoretic value')
-        exact.plot([c for c, _ in judged], [100 * e['value_accuracy'] for _, e in judged], 's-',
-                   label='value head right about win / draw / loss')
+        def wrong(e, key):
+            return round(e['positions'] * (1 - e[key]))
+        exact.plot([c for c, _ in judged], [wrong(e, 'optimal_move_accuracy') for _, e in judged], 'o-',
+                   label='its move gives away the game-theoretic value')
+        exact.plot([c for c, _ in judged], [wrong(e, 'value_accuracy') for _, e in judged], 's-',
+                   label='its value head is wrong about win / draw / loss')
+        exact.set_yscale('symlog', linthresh=1)
+        exact.set_ylim(bottom=-0.1)
         exact.legend()
+        title = f'Positions the best player gets wrong (of {judged[-1][1]["positions"]:,})'
     else:
         exact.text(0.5, 0.5, 'this game is too large to solve exactly', ha='center', transform=exact.transAxes)
-    exact.set(title='Exact accuracy of the best player over all positions', xlabel='cycle', ylabel='% of positions')
-    exact.set_ylim(top=100.5)
+        title = 'Exact accuracy of the best player'
+    exact.set(title=title, xlabel='cycle', ylabel='positions (0 = perfect)')
     # Every opponent the game has, in the order they were first met
     names = dict.fromkeys(name for r in records for name in (r.get('scores') or {}) if name != 'exact')
     for name in names:

@@ -114,6 +114,9 @@ if __name__ == '__main__':
     from alphazero.files import load_model
 
     def main():
+        import argparse
+        argparse.ArgumentParser(description='Play one tic-tac-toe game of ./model/best.h5 against itself with '
+                                            'the book\'s search (temperature 1), printing each position.').parse_args()
         model = load_model('./model/best.h5', game)
         next_action = pv_mcts_action(model, 1.0)
         state = game.State()

@@ -74,7 +74,7 @@ def self_play(game=None, game_count=SP_GAME_COUNT, evaluate_count=PV_EVALUATE_CO
     # Save the records
     position, policy, value = games_to_arrays(results)
     path = history_path(data_dir(game))
-    write_history(path, position, policy, value)
+    write_history(path, position, policy, value, evaluate_count)
     stats = {'games': game_count, 'positions': len(value), 'seconds': seconds,
              'positions_per_second': len(value) / seconds, 'evaluations': evaluator.evaluations,
              'cache_hit_rate': evaluator.hit_rate if cache else None}
@@ -82,8 +82,10 @@ def self_play(game=None, game_count=SP_GAME_COUNT, evaluate_count=PV_EVALUATE_CO
 
 
 def add_search_flags(parser, evaluate_count=PV_EVALUATE_COUNT):
+    """Search flags; with evaluate_count None, --sims defaults to what the model records."""
     parser.add_argument('--sims', type=int, default=evaluate_count,
-                        help='search simulations per move, PV_EVALUATE_COUNT (default: %(default)s)')
+                        help=f'search simulations per move (default: what the model records, else {PV_EVALUATE_COUNT})'
+                        if evaluate_count is None else 'search simulations per move, PV_EVALUATE_COUNT (default: %(default)s)')
     parser.add_argument('--no-cache', dest='cache', action='store_false',
                         help='evaluate every leaf with the network, even positions seen before')
     parser.add_argument('--backend', choices=('auto', 'onnx', 'keras'), default='auto',
@@ -119,7 +121,7 @@ def add_exploration_flags(parser):
 
 def check_positive(args, *names):
     for name in names:
-        if getattr(args, name) < 1:
+        if getattr(args, name) is not None and getattr(args, name) < 1:  # None: a default decided later
             raise UserError(f'--{name.replace("_", "-")} must be at least 1')
 
 

@@ -19,7 +19,7 @@ from alphazero.games import add_game_flag, load_game, model_path, parse_game_arg
 from alphazero.inference import file_sha256, load_network
 from dual_network import add_network_flags, check_network_flags, describe_network, dual_network, network_arguments
 from evaluate_best_player import EP_GAME_COUNT, add_engine_flags, evaluate_best_player
-from evaluate_network import EN_GAME_COUNT, evaluate_network, update_best_player
+from evaluate_network import EN_GAME_COUNT, KEEP_MESSAGE, evaluate_network, update_best_player
 from export import ensure_onnx
 from plot import METRICS_FILE, plot_metrics, read_metrics
 from pv_mcts import PV_EVALUATE_COUNT
@@ -143,6 +143,10 @@ def run_cycle(game, args, cycle, progress_path, training, previous_exact=None):
             return {'average': None, 'better': False}
         better, average = evaluate_network(game, args.eval_games, args.sims, cache=args.cache, backend=args.backend,
                                            seed=seed, update=False)
+        if not args.gate:
+            print('the gate is off (--no-gate): the latest network becomes the best player whatever it scored')
+        elif not better:
+            print(KEEP_MESSAGE)
         return {'average': average, 'better': better}
     evaluation = stage('evaluate', gate)
 
@@ -176,7 +180,7 @@ def run_cycle(game, args, cycle, progress_path, training, previous_exact=None):
     return progress
 
 
-def metrics_record(progress, seconds_before):
+def metrics_record(progress, seconds_before, gate):
     stats, train, evaluation = progress['self_play'], progress['train'], progress['evaluate']
     return {
         'cycle': progress['cycle'] + 1,
@@ -185,7 +189,7 @@ def metrics_record(progress, seconds_before):
         'games': stats['games'], 'positions': stats['positions'],
         'positions_per_second': stats['positions_per_second'], 'cache_hit_rate': stats['cache_hit_rate'],
         'samples': train['samples'], 'loss': train['loss'], 'policy_loss': train['pi_loss'], 'value_loss': train['v_loss'],
-        'gate_score': evaluation['average'], 'best_changed': 'best' in progress,
+        'gate_score': evaluation['average'], 'gate': gate, 'best_changed': 'best' in progress,
         'scores': progress.get('best'), 'exact': progress.get('exact'),
     }
 
@@ -212,11 +216,11 @@ def main():
         if args.until_perfect and records and (records[-1].get('exact') or {}).get('perfect_play'):
             print('the best player plays perfectly: stopping (--until-perfect)')
             break
-        print(f'Train {cycle} ====================')
+        print(f'Train {cycle} (cycle {cycle + 1} of {args.cycles}) ====================')
         progress = run_cycle(game, args, cycle, progress_path, training, records[-1].get('exact') if records else None)
 
         # The cycle is done: record it, redraw the charts, forget its progress
-        records.append(metrics_record(progress, records[-1]['elapsed'] if records else 0.0))
+        records.append(metrics_record(progress, records[-1]['elapsed'] if records else 0.0, args.gate))
         append_metrics(metrics_path, records[-1])
         os.remove(progress_path)
         plot_metrics(records, os.path.dirname(metrics_path))

@@ -12,8 +12,8 @@ import time
 import numpy as np
 from tqdm import tqdm
 
-from alphazero.cli import UserError, run
-from alphazero.files import history_files, load_history, load_model, save_model
+from alphazero.cli import UserError, quiet_keras, run
+from alphazero.files import history_files, history_sims, load_history, load_model, save_model
 from alphazero.games import add_game_flag, data_dir, load_game, model_path, parse_game_args
 
 # Parameters
@@ -122,6 +122,7 @@ def best_for_training(game, model=None):
 # keep: a dict that keeps the compiled model from one call to the next (beyond the book)
 def train_network(game=None, epochs=RN_EPOCHS, batch_size=RN_BATCH_SIZE, trust_pickle=False,
                   window=RN_WINDOW, symmetries=False, samples=RN_SAMPLES, seed=None, keep=None):
+    quiet_keras()
     import keras
     game = game or load_game()
 
@@ -144,8 +145,9 @@ def train_network(game=None, epochs=RN_EPOCHS, batch_size=RN_BATCH_SIZE, trust_p
                         callbacks=[keras.callbacks.LearningRateScheduler(step_decay),
                                    progress_callback(epochs, len(value))])
 
-    # Save the result as the latest player
-    save_model(model, model_path(game, 'latest.h5'))
+    # Save the result as the latest player, with the search of its newest self-play data
+    newest = history_files(data_dir(game), trust_pickle)[-1]
+    save_model(model, model_path(game, 'latest.h5'), history_sims(newest))
     if keep is None:
         keras.backend.clear_session()
     else:

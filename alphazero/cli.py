@@ -2,6 +2,7 @@
 import logging
 import os
 import sys
+import tempfile
 
 # TensorFlow prints pages of C++ notices at import; keep warnings and errors only.
 os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
@@ -17,8 +18,30 @@ class _DropLegacyH5Notice(logging.Filter):
         return 'HDF5 file via `model.save()`' not in record.getMessage()
 
 
+# TensorFlow 2.21's native code prints these at import whatever TF_CPP_MIN_LOG_LEVEL says, twice
+TENSORFLOW_NOTICES = ('All log messages before absl::InitializeLog()', 'oneDNN custom operations are on')
+
+
 def quiet_keras():
+    """Import TensorFlow without its start-up notices (anything else it prints still shows), and
+    drop Keras' legacy-format notice. Call before the first `import keras` of a stage."""
     logging.getLogger('absl').addFilter(_DropLegacyH5Notice())
+    if 'tensorflow' in sys.modules:
+        return
+    # The notices come from C++, so catch file descriptor 2 itself while TensorFlow loads
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as captured:
+        os.dup2(captured.fileno(), 2)
+        try:
+            import tensorflow  # noqa: F401
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            captured.seek(0)
+            for line in captured.read().decode(errors='replace').splitlines(keepends=True):
+                if not any(notice in line for notice in TENSORFLOW_NOTICES):
+                    sys.stderr.write(line)
 
 
 def run(main):

@@ -66,11 +66,47 @@ def load_model(path, game):
     return model
 
 
-def save_model(model, path):
-    """Save a Keras model to an .h5 file atomically."""
+# The search a model was trained with (simulations per move of its self-play), kept in its .h5
+# file's attributes, its ONNX export's metadata and each history file, so the programs that play it
+# search as it was trained and judged unless told otherwise
+SIMS_KEY = 'alphazero_sims'
+
+
+def save_model(model, path, sims=None):
+    """Save a Keras model to an .h5 file atomically, with the simulations it was trained with."""
     quiet_keras()
     with atomic_output(path) as temporary:
         model.save(temporary)
+        if sims:
+            import h5py
+            with h5py.File(temporary, 'a') as f:
+                f.attrs[SIMS_KEY] = int(sims)
+
+
+def recorded_sims(path):
+    """The simulations per move a model file (.h5 or .onnx) records, or None."""
+    try:
+        if path.endswith('.onnx'):
+            import onnx
+            metadata = {p.key: p.value for p in onnx.load(path, load_external_data=False).metadata_props}
+            value = metadata.get(SIMS_KEY)
+        else:
+            import h5py
+            with h5py.File(path, 'r') as f:
+                value = f.attrs.get(SIMS_KEY)
+        return int(value) if value is not None else None
+    except Exception:  # a missing or damaged file is reported by whoever loads the model
+        return None
+
+
+def playing_sims(sims, path, default):
+    """(simulations, why): the --sims given, else what the model records, else `default`."""
+    if sims is not None:
+        return sims, 'as asked'
+    recorded = recorded_sims(path)
+    if recorded:
+        return recorded, f'as recorded in {os.path.basename(path)}'
+    return default, 'the default; the model records none'
 
 
 def copy_file(source, destination):
@@ -98,10 +134,20 @@ def history_path(data_directory):
     return path
 
 
-def write_history(path, position, policy, value):
+def write_history(path, position, policy, value, sims=None):
+    extra = {SIMS_KEY: np.int32(sims)} if sims else {}
     with atomic_output(path) as temporary:
         np.savez_compressed(temporary, position=position.astype(np.float32),
-                            policy=policy.astype(np.float32), value=value.astype(np.float32))
+                            policy=policy.astype(np.float32), value=value.astype(np.float32), **extra)
+
+
+def history_sims(path):
+    """The simulations per move of the self-play that wrote a history file, or None."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return int(data[SIMS_KEY]) if SIMS_KEY in data.files else None
+    except Exception:
+        return None
 
 
 def read_history(path, game):

@@ -10,7 +10,7 @@ import pytest
 import evaluate_network as evaluate_network_module
 import game
 from alphazero.batched_mcts import Evaluator
-from alphazero.files import read_history, save_model, write_history
+from alphazero.files import history_sims, read_history, recorded_sims, save_model, write_history
 from alphazero.inference import KerasNetwork, OnnxNetwork, load_network, onnx_is_current
 from alphazero.match import MctsPlayer, play_games
 from conftest import REPO, tiny_model
@@ -55,7 +55,8 @@ def test_self_play_writes_a_history_file_that_loads_without_pickle(tiny_best):
     np.testing.assert_allclose(policy.sum(axis=1), 1, rtol=1e-6)
     assert set(np.unique(value)) <= {-1, 0, 1}
     with np.load(path, allow_pickle=False) as data:
-        assert sorted(data.files) == ['policy', 'position', 'value']
+        assert sorted(data.files) == ['alphazero_sims', 'policy', 'position', 'value']
+    assert history_sims(path) == 8  # the search that made the data, for the model trained on it
 
 
 def test_training_lowers_the_loss_on_fixed_data(tiny_best):
@@ -89,7 +90,7 @@ def test_first_player_point_and_average_point():
 
 
 @pytest.mark.parametrize('average, replaced', [(0.5, False), (0.45, False), (0.55, True), (1.0, True)])
-def test_evaluate_network_replaces_best_only_above_half(tiny_best, monkeypatch, average, replaced):
+def test_evaluate_network_replaces_best_only_above_half(tiny_best, monkeypatch, capsys, average, replaced):
     save_model(tiny_model(seed=5), 'model/latest.h5')
     before = open('model/best.h5', 'rb').read()
     latest = open('model/latest.h5', 'rb').read()
@@ -98,6 +99,8 @@ def test_evaluate_network_replaces_best_only_above_half(tiny_best, monkeypatch, 
     changed, _ = evaluate_network(game_count=2, evaluate_count=5)
     assert changed == replaced
     assert open('model/best.h5', 'rb').read() == (latest if replaced else before)
+    said = capsys.readouterr().out
+    assert ('Change BestPlayer' in said) == replaced and ('Keep BestPlayer' in said) != replaced
 
 
 def test_onnx_export_matches_keras(tiny_best):
@@ -131,7 +134,9 @@ def test_train_cycle_end_to_end(workdir):
     assert (workdir / 'model' / 'latest.h5').exists()
     assert len(list((workdir / 'data').glob('*.npz'))) == 2
     assert onnx_is_current(str(workdir / 'model' / 'best.onnx'), str(workdir / 'model' / 'best.h5'))
-    assert 'Train 1 ====' in result.stdout and 'python human_play.py' in result.stdout
+    assert 'Train 1 (cycle 2 of 2) ====' in result.stdout and 'python human_play.py' in result.stdout
+    # The model records the search it was trained with, and its export too
+    assert recorded_sims(str(workdir / 'model' / 'latest.h5')) == 8
     # One metrics record per cycle, and the charts
     records = [json.loads(line) for line in (workdir / 'model' / 'metrics.jsonl').read_text().splitlines()]
     assert [r['cycle'] for r in records] == [1, 2]
@@ -141,6 +146,9 @@ def test_train_cycle_end_to_end(workdir):
         assert record['games'] == 8 and record['positions'] >= 8 * 5 and 0 <= record['gate_score'] <= 1
         assert 0 < record['exact']['optimal_move_accuracy'] <= 1
         assert (record['scores'] is not None) == record['best_changed']
+        assert record['gate'] is True and ('Keep BestPlayer' in result.stdout) != all(r['best_changed'] for r in records)
+    if any(r['best_changed'] for r in records):
+        assert recorded_sims(str(workdir / 'model' / 'best.h5')) == recorded_sims(str(workdir / 'model' / 'best.onnx')) == 8
     if not records[1]['best_changed']:  # the same best player is not judged twice
         assert records[1]['exact'] == records[0]['exact'] and records[1]['seconds']['exact'] < 0.5
     for chart in ('chart_losses.png', 'chart_gate.png', 'chart_strength.png'):

@@ -1,0 +1,98 @@
+"""What a newcomer meets first: quiet start-up, --help everywhere, clear charts and messages, and
+the search a model was trained with used to play it."""
+import subprocess
+import sys
+
+import matplotlib
+import pytest
+
+from alphazero.files import recorded_sims, save_model
+from conftest import REPO, tiny_model
+from test_pipeline import run_script
+
+matplotlib.use('Agg')
+
+
+def test_tensorflow_start_up_notices_are_not_shown(workdir):
+    result = run_script('dual_network.py', '--filters', '8', '--blocks', '1', cwd=workdir)
+    assert result.returncode == 0, result.stderr
+    assert 'absl::InitializeLog' not in result.stderr and 'oneDNN' not in result.stderr
+    assert 'created model/best.h5' in result.stdout
+
+
+@pytest.mark.parametrize('script', ['game.py', 'pv_mcts.py', 'connect4.py', 'othello.py'])
+def test_help_prints_usage_instead_of_playing(workdir, script):
+    result = run_script(script, '--help', cwd=workdir, timeout=60)
+    assert result.returncode == 0 and result.stdout.startswith('usage:')
+    assert len(result.stdout.splitlines()) < 10  # no board printed
+
+
+@pytest.mark.parametrize('port', ['99999', '-1'])
+def test_play_web_refuses_a_port_out_of_range_in_one_line(workdir, port):
+    result = run_script('play_web.py', '--port', port, cwd=workdir, timeout=60)
+    assert result.returncode == 2 and 'Traceback' not in result.stderr
+    assert result.stderr.strip().splitlines() == [f'error: --port {port} is not a port: give 1 to 65535, or 0 for any free port']
+
+
+def test_one_game_match_reports_only_the_side_played(tiny_best):
+    result = run_script('evaluate_best_player.py', '--games', '1', '--sims', '4', cwd='.')
+    assert result.returncode == 0, result.stderr[-2000:]
+    lines = [line for line in result.stdout.splitlines() if line.startswith('VS_')]
+    assert lines and all('(as first ' in line and 'second' not in line and 'None' not in line for line in lines)
+
+
+def test_players_search_with_the_simulations_the_model_records(workdir):
+    save_model(tiny_model(), 'model/best.h5', sims=37)
+    assert recorded_sims('model/best.h5') == 37
+    gtp = [sys.executable, f'{REPO}/gtp_engine.py']
+    said = subprocess.run(gtp, input='quit\n', capture_output=True, text=True, timeout=120).stderr
+    assert '37 simulations per move (as recorded in best.h5)' in said
+    said = subprocess.run(gtp + ['--sims', '5'], input='quit\n', capture_output=True, text=True, timeout=120).stderr
+    assert '5 simulations per move (as asked)' in said
+    result = run_script('evaluate_best_player.py', '--games', '2', cwd=workdir)
+    assert 'searches 37 simulations per move (as recorded in best.h5)' in result.stdout
+
+
+def test_export_carries_the_recorded_simulations(workdir):
+    from export import export
+    save_model(tiny_model(), 'model/best.h5', sims=400)
+    export()
+    assert recorded_sims('model/best.onnx') == 400
+    save_model(tiny_model(), 'model/best.h5')
+    export()
+    assert recorded_sims('model/best.onnx') is None
+
+
+def gate_record(cycle, score, gate, changed):
+    return {'cycle': cycle, 'gate_score': score, 'gate': gate, 'best_changed': changed}
+
+
+def legend(figure, axes=0):
+    return [text.get_text() for text in figure.axes[axes].get_legend().get_texts()]
+
+
+def test_gate_chart_says_when_the_gate_is_off():
+    from matplotlib import pyplot
+
+    from plot import plot_gate
+    off = plot_gate([gate_record(1, 0.45, False, True), gate_record(2, 0.6, False, True)], pyplot)
+    assert '(gate off' in off.axes[0].get_title()
+    assert legend(off) == ['gate off: latest became the best player whatever its score', '0.5 (the gate is off)']
+    on = plot_gate([gate_record(1, 0.45, True, False), gate_record(2, 0.6, True, True)], pyplot)
+    assert legend(on) == ['latest beat the bar and became the best player', 'best player kept',
+                          'the gate: latest must score more than 0.5']
+    pyplot.close('all')
+
+
+def test_strength_chart_counts_wrong_positions_on_a_log_scale():
+    from matplotlib import pyplot
+
+    from plot import plot_strength
+    exact = [{'positions': 4520, 'optimal_move_accuracy': a, 'value_accuracy': 0.9} for a in (0.99, 0.9995, 1.0)]
+    records = [{'cycle': c + 1, 'exact': e, 'scores': None} for c, e in enumerate(exact)]
+    figure = plot_strength(records, pyplot)
+    axes = figure.axes[0]
+    assert axes.get_yscale() == 'symlog'
+    assert list(axes.get_lines()[0].get_ydata()) == [45, 2, 0]   # the last wrong positions stay visible
+    assert 'of 4,520' in axes.get_title()
+    pyplot.close('all')
