@@ -193,7 +193,7 @@ def main():
     parser = argparse.ArgumentParser(description='Play the best model as a GTP engine on standard input and output '
                                                  '(for GUIs such as Quarry, and for matches against other engines).')
     add_game_flag(parser)
-    parser.add_argument('--model', help="the model file (default: the game's best.h5; its .onnx export is used when current)")
+    parser.add_argument('--model', help="a model file, .h5 or .onnx (default: the game's best.h5, on onnxruntime when its export is current)")
     parser.add_argument('--sims', type=int, help=f'search simulations per move (default: what the model records, else {PV_EVALUATE_COUNT})')
     args = parse_game_args(parser)
     if args.sims is not None and args.sims < 1:

@@ -34,21 +34,32 @@ def forced_action(state, game):
 
 
 # ----- the terminal -----
-# Each empty square shows the number of the move a click there would make, when it is legal
+# True when a move is a whole column (Connect Four), not a square
+def moves_are_columns(game):
+    rows, columns = game.BOARD_SHAPE
+    return len({game.square_action(square) for square in range(rows * columns)}) == columns
+
+
+# Each empty square shows the number of the move a click there would make, when it is legal; when
+# moves are columns, empty squares are dots and the legal columns are numbered below the board
 def board_text(state, game):
     rows, columns = game.BOARD_SHAPE
     cells = state.cells()
     legal_actions = state.legal_actions()
     width = len(str(game.ACTION_COUNT - 1))
+    by_column = moves_are_columns(game)
     lines = []
     for y in range(rows):
         marks = []
         for x in range(columns):
             square = y * columns + x
             action = game.square_action(square)
-            label = str(action) if cells[square] == 0 and action in legal_actions else '.'
+            label = str(action) if cells[square] == 0 and action in legal_actions and not by_column else '.'
             marks.append(MARKS.get(cells[square], label).rjust(width))
         lines.append(' '.join(marks))
+    if by_column:
+        actions = [game.square_action(x) for x in range(columns)]
+        lines.append(' '.join((str(a) if a in legal_actions else ' ').rjust(width) for a in actions).rstrip())
     return '\n'.join(lines)
 
 
@@ -67,7 +78,8 @@ def ask_action(state, read=input):
 
 def play_text(game, next_action, human_first, read=input):
     state = game.State()
-    print(f'You are {MARKS[1] if human_first else MARKS[-1]}. Type the number shown on a square.')
+    where = 'under a column' if moves_are_columns(game) else 'on a square'
+    print(f'You are {MARKS[1] if human_first else MARKS[-1]}. Type the number shown {where}.')
     while not state.is_done():
         print(board_text(state, game), end='\n\n')
         if state.is_first_player() == human_first:
@@ -190,7 +202,7 @@ def main():
     parser.add_argument('--text', action='store_true', help='play in the terminal instead of a window')
     parser.add_argument('--second', action='store_true', help='let the AI move first')
     parser.add_argument('--sims', type=int, help=f'search simulations per move (default: what the model records, else {PV_EVALUATE_COUNT})')
-    parser.add_argument('--model', help="the model file (default: the game's best.h5; its .onnx export is used when current)")
+    parser.add_argument('--model', help="a model file, .h5 or .onnx (default: the game's best.h5, on onnxruntime when its export is current)")
     args = parse_game_args(parser)
     if args.sims is not None and args.sims < 1:
         raise UserError('--sims must be at least 1')

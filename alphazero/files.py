@@ -32,37 +32,44 @@ def atomic_output(path):
             os.remove(temporary)
 
 
-def creation_hint(game):
+def model_advice(game, path, exists=True):
+    """What to do about a missing or unusable model file: the run's own files are made again by a
+    stage (once the bad one is moved away); any other file (given with --model) is the user's to replace."""
+    from alphazero.games import model_dir
     flag = '' if game.NAME == 'tictactoe' else f' --game {game.NAME}'
-    return f'`python dual_network.py{flag}` creates a new one, `python train_cycle.py{flag}` trains it'
+    if os.path.abspath(os.path.dirname(path)) != os.path.abspath(model_dir(game)):
+        return f'give a model of {game.NAME} (its best.h5, or the best.onnx that export.py writes)'
+    first = 'move it away, then ' if exists else ''
+    if os.path.basename(path) == 'latest.h5':
+        return f'{first}`python train_network.py{flag}` writes it'
+    if path.endswith('.onnx'):
+        return f'{first}`python export.py{flag}` writes it'
+    return f'{first}`python dual_network.py{flag}` creates a new one, `python train_cycle.py{flag}` trains it'
 
 
-def expected_shapes(game):
-    return f'input (None, {", ".join(map(str, game.INPUT_SHAPE))}), outputs (None, {game.ACTION_COUNT}) and (None, 1)'
-
-
-def check_model_shapes(model, game, path):
-    """Raise a UserError unless the model's input and outputs fit `game`."""
-    input_shape = tuple(model.input_shape)
-    output_shapes = [tuple(shape) for shape in model.output_shape] if isinstance(model.output_shape, list) else []
-    if input_shape != (None, *game.INPUT_SHAPE) or output_shapes != [(None, game.ACTION_COUNT), (None, 1)]:
-        raise UserError(f'{path} has input {input_shape} and outputs {output_shapes}, but {game.NAME} needs '
-                        f'{expected_shapes(game)}. Move it away; {creation_hint(game)}.')
+def check_shapes(game, path, input_shape, output_shapes):
+    """Raise a UserError unless a model's input and output shapes (without the batch) fit `game`."""
+    if tuple(input_shape) != tuple(game.INPUT_SHAPE):
+        raise UserError(f'{path} takes input {tuple(input_shape)}, but {game.NAME} needs {tuple(game.INPUT_SHAPE)}: '
+                        f'{model_advice(game, path)}.')
+    if [tuple(shape) for shape in output_shapes] != [(game.ACTION_COUNT,), (1,)]:
+        raise UserError(f'{path} has outputs {[tuple(s) for s in output_shapes]}, but {game.NAME} needs '
+                        f'[({game.ACTION_COUNT},), (1,)]: {model_advice(game, path)}.')
 
 
 def load_model(path, game):
     """Load a Keras dual network, checked against the game (uncompiled, as the book loads it)."""
     if not os.path.exists(path):
-        raise UserError(f'{path} not found: {creation_hint(game)}.')
+        raise UserError(f'{path} not found: {model_advice(game, path, exists=False)}.')
     quiet_keras()
     import keras
     try:
         model = keras.models.load_model(path, compile=False)
     except Exception as error:  # h5py and Keras raise many kinds of errors for a damaged file
-        reason = str(error).splitlines()[0][:200] if str(error) else type(error).__name__
-        raise UserError(f'{path} is not a readable Keras model ({reason}); {game.NAME} needs '
-                        f'{expected_shapes(game)}. Delete it; {creation_hint(game)}.') from None
-    check_model_shapes(model, game, path)
+        reason = str(error).splitlines()[0][:80] if str(error) else type(error).__name__
+        raise UserError(f'{path} is not a readable Keras model ({reason}): {model_advice(game, path)}.') from None
+    outputs = model.output_shape if isinstance(model.output_shape, list) else [model.output_shape]
+    check_shapes(game, path, model.input_shape[1:], [shape[1:] for shape in outputs])
     return model
 
 

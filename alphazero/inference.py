@@ -31,20 +31,18 @@ class KerasNetwork:
 
 
 class OnnxNetwork:
-    def __init__(self, path):
+    def __init__(self, path, advice='move it away; `python export.py` writes it again from the .h5 file'):
         import onnxruntime
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = os.cpu_count() or 1
         try:
             self.session = onnxruntime.InferenceSession(path, options, providers=['CPUExecutionProvider'])
         except Exception as error:
-            raise UserError(f'{path} is not a readable ONNX model ({str(error).splitlines()[0][:200]}). '
-                            'Delete it; `python export.py` writes it again from the .h5 file.') from None
+            raise UserError(f'{path} is not a readable ONNX model ({str(error).splitlines()[0][:80]}): {advice}.') from None
         self.path = path
         names = ([i.name for i in self.session.get_inputs()], [o.name for o in self.session.get_outputs()])
         if names != ([INPUT_NAME], list(OUTPUT_NAMES)):
-            raise UserError(f'{path} has inputs/outputs {names}, expected {[INPUT_NAME]} and {list(OUTPUT_NAMES)}. '
-                            'Delete it; `python export.py` writes it again.')
+            raise UserError(f'{path} has inputs/outputs {names}, not {[INPUT_NAME]} and {list(OUTPUT_NAMES)}: {advice}.')
         self.metadata = self.session.get_modelmeta().custom_metadata_map
         self.input_shape = tuple(self.session.get_inputs()[0].shape[1:])
 
@@ -74,13 +72,26 @@ def onnx_is_current(onnx_path, h5_path):
     return source == file_sha256(h5_path)
 
 
+def load_onnx(path, game):
+    """An exported model on onnxruntime, checked against the game."""
+    from alphazero.files import check_shapes, model_advice
+    if not os.path.exists(path):
+        raise UserError(f'{path} not found: {model_advice(game, path, exists=False)}.')
+    network = OnnxNetwork(path, model_advice(game, path))
+    check_shapes(game, path, network.input_shape, [o.shape[1:] for o in network.session.get_outputs()])
+    return network
+
+
 def load_network(h5_path, game, backend='auto'):
     """The network of a model file: onnxruntime when its .onnx export is current, else Keras.
+    An .onnx file given directly runs on onnxruntime.
 
     backend: 'auto', 'onnx' (the export must be current) or 'keras'.
     Returns (network, description) so that scripts can say what they run.
     """
     from alphazero.files import load_model
+    if h5_path.endswith('.onnx'):
+        return load_onnx(h5_path, game), f'{h5_path} on onnxruntime'
     onnx_path = os.path.splitext(h5_path)[0] + '.onnx'
     if backend in ('auto', 'onnx') and os.path.exists(h5_path) and onnx_is_current(onnx_path, h5_path):
         network = OnnxNetwork(onnx_path)

@@ -29,7 +29,7 @@ def test_model_for_another_board_is_refused_with_the_expected_shapes(workdir):
     with pytest.raises(UserError) as error:
         load_model('model/best.h5', game)
     message = str(error.value)
-    assert 'model/best.h5' in message and '(None, 4, 4, 2)' in message and '(None, 3, 3, 2)' in message
+    assert message.startswith('model/best.h5 takes input (4, 4, 2), but tictactoe needs (3, 3, 2): move it away, then')
 
 
 @pytest.mark.parametrize('content', ['truncated', 'text'])
@@ -124,3 +124,38 @@ def test_interrupted_write_leaves_the_old_file(workdir):
             raise RuntimeError('killed while writing')
     assert open('best.h5').read() == 'old'
     assert os.listdir('.') == ['best.h5']
+
+
+def test_missing_latest_model_names_the_stage_that_writes_it(tiny_best):
+    result = run_script('evaluate_network.py', '--games', '2', cwd='.')
+    assert result.returncode == 2
+    assert result.stderr.strip() == 'error: model/latest.h5 not found: `python train_network.py` writes it.'
+
+
+def test_a_model_given_by_the_user_is_never_to_be_deleted(workdir):
+    with open('mine.h5', 'w') as f:
+        f.write('not a model')
+    with pytest.raises(UserError) as error:
+        load_model('mine.h5', game)
+    message = str(error.value)
+    assert 'mine.h5 is not a readable Keras model' in message and 'give a model of tictactoe' in message
+    assert 'elete' not in message and 'move it away' not in message
+
+
+def test_an_onnx_model_plays_where_an_h5_does(tiny_best):
+    from alphazero.inference import OnnxNetwork, load_network
+    from export import export
+    export('model/best.h5', 'exported.onnx')
+    network, description = load_network('exported.onnx', game)
+    assert isinstance(network, OnnxNetwork) and description == 'exported.onnx on onnxruntime'
+    result = run_script('human_play.py', '--text', '--model', 'exported.onnx', cwd='.', timeout=120)
+    assert 'AI: exported.onnx on onnxruntime' in result.stderr and 'Traceback' not in result.stderr
+
+
+@pytest.mark.parametrize('argv', [['evaluate_network.py'], ['human_play.py', '--text', '--game', 'connect4', '--model', 'model/best.h5'],
+                                  ['gtp_engine.py', '--model', 'nothere.onnx'], ['self_play.py', '--sims', '0'],
+                                  ['train_network.py']])
+def test_errors_are_one_short_line(tiny_best, argv):
+    result = run_script(*argv, cwd='.', timeout=120)
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode == 2 and len(lines) == 1 and lines[0].startswith('error: ') and len(lines[0]) <= 220, lines

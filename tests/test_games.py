@@ -320,6 +320,13 @@ def test_a_human_plays_a_whole_text_game(name, capsys):
     state = game.State()
     labels = {int(t) for t in re.findall(r'\d+', board_text(state, game))}
     assert labels == set(state.legal_actions())
+    if name == 'connect4':  # stones and empty squares above, the legal columns numbered below
+        assert 'number shown under a column' in out
+        full = game.State()
+        for _ in range(6):
+            full = full.next(3)
+        rows = board_text(full, game).splitlines()
+        assert rows[:6] == ['. . . ' + mark + ' . . .' for mark in 'xoxoxo'] and rows[6] == '0 1 2   4 5 6'
 
 
 def test_each_game_brings_its_training_defaults_and_flags_still_win():
