@@ -51,10 +51,12 @@ def add_game_flag(parser):
 
 def parse_game_args(parser, argv=None, overrides=None):
     """Parse the command line, with the chosen game's DEFAULTS over the parser's own defaults, then
-    `overrides` (a preset) over those; the flags typed always win."""
+    `overrides` (a preset) over those; the flags typed always win. A flag whose default is None is
+    decided later (--sims of the playing scripts: what the model records) and keeps it."""
     known = vars(parser.parse_known_args(argv)[0])
     defaults = dict(getattr(load_game(known['game']), 'DEFAULTS', {}), **(overrides or {}))
-    parser.set_defaults(**{name: value for name, value in defaults.items() if name in known})
+    parser.set_defaults(**{name: value for name, value in defaults.items()
+                           if name in known and parser.get_default(name) is not None})
     return parser.parse_args(argv)
 
 
@@ -86,7 +88,8 @@ def playing_model_path(game, name='best.h5'):
     """The model to play with: the game's own trained one, else the shipped one (said in one line)."""
     own, shipped = model_path(game, name), pretrained_path(game, name)
     if not os.path.exists(own) and os.path.exists(shipped):
-        print(f'no model of your own at {own}: playing the shipped {os.path.relpath(shipped)}', file=sys.stderr)
+        shown = os.path.relpath(shipped) if not os.path.relpath(shipped).startswith('..') else shipped
+        print(f'no model of your own at {own}: playing the shipped {shown}', file=sys.stderr)
         return shipped
     return own
 

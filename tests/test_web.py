@@ -10,6 +10,7 @@ import sys
 import numpy as np
 
 from alphazero.games import GAMES, load_game
+from alphazero.gtp import action_names
 from alphazero.inference import KerasNetwork
 from conftest import REPO, need, tiny_model
 from pv_mcts import pv_mcts_visits
@@ -77,6 +78,7 @@ def search_vectors(name, simulations=40):
 
 def test_javascript_rules_encoding_and_search_equal_pythons(tmp_path):
     vectors = {'rules': {name: rules_vectors(load_game(name)) for name in GAMES},
+               'names': {name: action_names(load_game(name)) for name in GAMES},
                'search': [v for name in GAMES for v in search_vectors(name)]}
     path = tmp_path / 'vectors.json'
     path.write_text(json.dumps(vectors))
@@ -87,7 +89,8 @@ def test_javascript_rules_encoding_and_search_equal_pythons(tmp_path):
 
 
 def test_javascript_check_fails_on_a_wrong_vector(tmp_path):
-    vectors = {'rules': {'connect4': rules_vectors(load_game('connect4'), games=1)}, 'search': []}
+    vectors = {'rules': {'connect4': rules_vectors(load_game('connect4'), games=1)},
+               'names': {'connect4': action_names(load_game('connect4'))}, 'search': []}
     vectors['rules']['connect4'][3]['legal'] = [0, 1, 2]
     path = tmp_path / 'vectors.json'
     path.write_text(json.dumps(vectors))
@@ -125,11 +128,21 @@ def test_a_game_in_the_browser_against_a_real_exported_model(tiny_best, workdir)
     from export import export
     export('model/best.h5')
     result, log = browse(workdir, 'play', '--sims', '20')
-    assert re.search(r'played \d moves: (You win|You lose|Draw)', result.stdout)
+    assert re.search(r'played \d moves: (You win|You lose|Draw), with a take-back', result.stdout)
     assert 'GET /model.onnx' in log and 'GET /ort/ort-wasm-simd-threaded' in log  # from the npm package
     assert (workdir / 'play.png').stat().st_size > 10000
     os.makedirs(os.path.join(REPO, 'web', 'test', 'screenshots'), exist_ok=True)
     shutil.copy(workdir / 'play.png', os.path.join(REPO, 'web', 'test', 'screenshots', 'tictactoe.png'))
+
+
+def test_othello_on_a_phone_sized_screen(workdir):
+    from alphazero.files import save_model
+    from export import export
+    othello8 = load_game('othello8')
+    save_model(tiny_model(0, rules=othello8), 'runs/othello8/model/best.h5', sims=8)
+    export('runs/othello8/model/best.h5', game=othello8)
+    result, _ = browse(workdir, 'othello', '--game', 'othello8')
+    assert re.search(r'played to \d+ discs \(\d+-\d+\); the board is \d+ px wide', result.stdout)
 
 
 def test_a_missing_model_is_explained_on_the_page_and_in_the_log(workdir):

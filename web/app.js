@@ -2,7 +2,8 @@
 //
 // play_web.py serves this folder, onnxruntime-web's files under /ort/, the game's model as
 // /model.onnx and /config.json ({ game, simulations, error }). <body data-state> tells tests where
-// the game is: loading, human, thinking, over or error.
+// the game is: loading, human, thinking, over or error; #board's data-searched is the number of
+// simulations of the last search.
 
 import * as ort from '/ort/ort.wasm.min.mjs';
 import { GAMES } from './games.js';
@@ -10,14 +11,22 @@ import { bestAction, search } from './mcts.js';
 
 // Board, grid lines, and the first and second player's stones (tic-tac-toe draws the book's o and x)
 const COLORS = {
-  tictactoe: { board: '#00a0ff', lines: '#0077bb', stones: null },
-  connect4: { board: '#1565c0', lines: '#0d3c85', stones: ['#e53935', '#fdd835'] },
-  othello6: { board: '#2e7d32', lines: '#1b4d1e', stones: ['#111', '#fafafa'] },
-  othello8: { board: '#2e7d32', lines: '#1b4d1e', stones: ['#111', '#fafafa'] },
+  tictactoe: { board: '#00a0ff', lines: '#0077bb', stones: null, names: ['o', 'x'] },
+  connect4: { board: '#1565c0', lines: '#0d3c85', stones: ['#e53935', '#fdd835'], names: ['red', 'yellow'] },
+  othello6: { board: '#2e7d32', lines: '#1b4d1e', stones: ['#111', '#fafafa'], names: ['black', 'white'] },
+  othello8: { board: '#2e7d32', lines: '#1b4d1e', stones: ['#111', '#fafafa'], names: ['black', 'white'] },
 };
 
 const $ = (id) => document.getElementById(id);
-let game, session, state, humanFirst = true, generation = 0, analysis = null;
+let game, session, colors;
+let history = [];      // every position of the game so far, from the start
+let played = [];       // the actions between them
+let chances = [];      // the AI's estimate of the human's expected score (0 to 1) at each position
+let humanFirst = true, generation = 0, analysis = null, focusSquare = 0;
+
+const state = () => history[history.length - 1];
+const humanToMove = () => game.isFirstPlayer(state()) === humanFirst;
+const moverOf = (ply) => (ply % 2 === 0 ? 0 : 1);  // 0: the first player moved at this ply
 
 function showError(message) {
   $('error').textContent = message;
@@ -33,62 +42,128 @@ async function evaluate(position) {
   return { policy: output.pi.data, value: output.v.data[0] };
 }
 
-const humanToMove = () => game.isFirstPlayer(state) === humanFirst;
+// The AI's strength as named levels; Standard is the search the model was trained with
+function levels(trained) {
+  const easier = [['Easy', 2], ['Casual', 10]].filter(([, sims]) => sims < trained);
+  return [...easier, ['Standard', trained], ['Strong', 4 * trained], ['Maximum', 16 * trained]];
+}
 
 // ----- drawing -----
+function stoneElement(player) {
+  if (!colors.stones) {
+    const mark = document.createElement('span');
+    mark.className = 'mark';
+    mark.textContent = colors.names[player];
+    return mark;
+  }
+  const stone = document.createElement('div');
+  stone.className = 'stone';
+  stone.style.background = colors.stones[player];
+  return stone;
+}
+
+// A small disc of the player's colour before its name (tic-tac-toe: the name, o or x, alone)
+function named(player) {
+  if (!colors.stones) return [colors.names[player]];
+  const span = document.createElement('span');
+  span.className = 'chip';
+  span.style.background = colors.stones[player];
+  return [span, ` ${colors.names[player]}`];
+}
+
 function render() {
   const board = $('board');
-  const colors = COLORS[game.name];
+  const hadFocus = board.contains(document.activeElement);
   board.style.background = colors.lines;
-  board.style.gridTemplateColumns = `repeat(${game.columns}, 64px)`;
+  board.style.setProperty('--cell', `min(64px, calc((100vw - 2.5rem) / ${game.columns}))`);
+  board.style.gridTemplateColumns = `repeat(${game.columns}, var(--cell))`;
   board.replaceChildren();
-  const cells = game.cells(state);
+  const now = state();
+  const cells = game.cells(now);
+  const over = game.isDone(now);
+
+  // What to mark: the legal moves on the human's turn, the last move, the winning line
+  const legal = new Set(!over && humanToMove() && document.body.dataset.state === 'human'
+    ? game.legalActions(now).map((a) => game.actionSquare(now, a)) : []);
+  const last = played.length ? game.actionSquare(history[history.length - 2], played[played.length - 1]) : -1;
+  const line = new Set((over && game.winningLine(now)) || []);
 
   // The search's share of visits per square (Connect Four: the square the stone would land on)
   const shares = new Map();
-  if (analysis && analysis.state === state) {
+  if ($('heat').checked && analysis && analysis.state === now) {
     const total = analysis.visits.reduce((a, b) => a + b, 0) || 1;
-    analysis.actions.forEach((action, i) => shares.set(game.actionSquare(state, action), analysis.visits[i] / total));
+    analysis.actions.forEach((action, i) => shares.set(game.actionSquare(now, action), analysis.visits[i] / total));
   }
   for (let square = 0; square < game.squares; square++) {
-    const div = document.createElement('div');
-    div.className = 'square';
-    div.dataset.square = square;
-    div.style.background = colors.board;
-    if (cells[square]) {
-      if (colors.stones) {
-        const stone = document.createElement('div');
-        stone.className = 'stone';
-        stone.style.background = colors.stones[cells[square] === 1 ? 0 : 1];
-        div.append(stone);
-      } else {
-        const mark = document.createElement('span');
-        mark.className = 'mark';
-        mark.textContent = cells[square] === 1 ? 'o' : 'x';
-        div.append(mark);
-      }
-    }
-    if (shares.has(square) && shares.get(square) > 0) {
+    const button = document.createElement('button');
+    button.className = 'square';
+    button.dataset.square = square;
+    button.style.background = colors.board;
+    button.tabIndex = square === focusSquare ? 0 : -1;
+    const owner = cells[square] === 1 ? 0 : cells[square] === -1 ? 1 : null;
+    button.setAttribute('aria-label', `${game.actionName(game.squareAction(square))}: `
+      + (owner === null ? (legal.has(square) ? 'legal move' : 'empty') : colors.names[owner]));
+    if (owner !== null) button.append(stoneElement(owner));
+    if (legal.has(square)) button.classList.add('legal');
+    if (square === last) button.classList.add('last');
+    if (line.has(square)) button.classList.add('win');
+    if (shares.get(square) > 0) {
       const heat = document.createElement('div');
       heat.className = 'heat';
       heat.style.opacity = (0.15 + 0.6 * shares.get(square)).toFixed(2);
       const label = document.createElement('span');
       label.className = 'share';
       label.textContent = `${Math.round(100 * shares.get(square))}%`;
-      div.append(heat, label);
+      button.append(heat, label);
     }
-    div.addEventListener('click', () => clickSquare(square));
-    board.append(div);
+    button.addEventListener('click', () => clickSquare(square));
+    button.addEventListener('focus', () => { focusSquare = square; });
+    board.append(button);
   }
+  if (hadFocus) board.children[focusSquare].focus();
 
-  // The value bar, from the human's side: the expected score (1 win, 0 loss) is (value + 1) / 2
-  if (analysis) showValue(analysis.humanValue, "AI's estimate");
+  // Who is who; the disc count in Othello
+  const you = humanFirst ? 0 : 1;
+  $('you').replaceChildren('You: ', ...named(you), ` (${humanFirst ? 'first' : 'second'}) – AI: `, ...named(1 - you));
+  if (game.discCounts) {
+    const [first, second] = game.discCounts(now);
+    $('score').replaceChildren(...named(0), ` ${first}  –  `, ...named(1), ` ${second}`);
+  }
+  renderMoves();
+  renderChances(over);
 }
 
-function showValue(humanValue, label) {
-  const percent = Math.round(50 * (humanValue + 1));
-  $('value-human').style.width = `${percent}%`;
-  $('value-text').textContent = `${label}: you ${percent}% - AI ${100 - percent}%`;
+function renderMoves() {
+  const list = $('moves');
+  list.replaceChildren();
+  for (let ply = 0; ply < played.length; ply += 2) {
+    const item = document.createElement('li');
+    item.textContent = played.slice(ply, ply + 2).map((a) => game.actionName(a)).join('  ');
+    list.append(item);
+  }
+  list.scrollTop = list.scrollHeight;
+  $('take-back').disabled = !played.some((_, ply) => moverOf(ply) === (humanFirst ? 0 : 1));
+}
+
+// The estimate as text (the result once the game is over) and as a small chart over the game
+function renderChances(over) {
+  const now = state();
+  if (over) {
+    const value = game.terminalValue(now);  // for the side to move
+    const human = humanToMove() ? value : -value;
+    $('value-text').textContent = `Result: ${human > 0 ? 'you won' : human < 0 ? 'you lost' : 'a draw'}`;
+  } else if (chances[history.length - 1] !== undefined) {
+    const percent = Math.round(100 * chances[history.length - 1]);
+    $('value-text').textContent = `AI's estimate: you ${percent}% – AI ${100 - percent}%`;
+  }
+  const chart = $('chart');
+  const width = chart.width.baseVal.value, height = chart.height.baseVal.value;
+  const plies = Math.max(history.length - 1, 10);
+  const x = (ply) => 4 + (width - 8) * ply / plies, y = (p) => 4 + (height - 8) * (1 - p);
+  const points = chances.map((p, ply) => (p === undefined ? null : `${x(ply).toFixed(1)},${y(p).toFixed(1)}`))
+    .filter(Boolean).join(' ');
+  chart.innerHTML = `<line x1="4" x2="${width - 4}" y1="${y(0.5)}" y2="${y(0.5)}" stroke="#bbb" stroke-dasharray="4 3"/>`
+    + `<polyline points="${points}" fill="none" stroke="#43a047" stroke-width="2"/>`;
 }
 
 function setStatus(text, pageState) {
@@ -97,71 +172,105 @@ function setStatus(text, pageState) {
 }
 
 // ----- the game -----
+function play(action) {
+  generation += 1;  // a search still running is for the old position
+  history.push(game.next(state(), action));
+  played.push(action);
+  chances.length = history.length - 1;
+}
+
 async function afterMove() {
-  const mine = generation;  // changes when a move is made or a new game starts
-  if (game.isDone(state)) {
-    const value = game.terminalValue(state);  // for the side to move
-    const humanValue = humanToMove() ? value : -value;
-    analysis = null;
-    render();
-    showValue(humanValue, 'Result');
-    setStatus(humanValue > 0 ? 'You win' : humanValue < 0 ? 'You lose' : 'Draw', 'over');
-    return;
+  const mine = generation;  // changes when a move is made, taken back, or a new game starts
+  analysis = null;
+  if (game.isDone(state())) {
+    const value = game.terminalValue(state());
+    const human = humanToMove() ? value : -value;
+    setStatus(human > 0 ? 'You win' : human < 0 ? 'You lose' : 'Draw', 'over');
+    return render();
   }
   // Search the position for whoever moves: the AI's move, or its suggestion to the human
-  analysis = null;
-  render();
   setStatus(humanToMove() ? 'Your move' : 'AI is thinking…', humanToMove() ? 'human' : 'thinking');
-  const simulations = Math.max(1, Number($('simulations').value) || 1);
-  const result = await search(game, evaluate, state, simulations);
-  if (mine !== generation) return;  // a move or a new game came first
-  // The search's value is for the side to move; the bar shows it from the human's side
-  analysis = { ...result, state, humanValue: humanToMove() ? result.value : -result.value };
   render();
+  const simulations = Number($('level').value);
+  const position = state();
+  const result = await search(game, evaluate, position, simulations);
+  if (mine !== generation) return;  // a move, a take-back or a new game came first
+  // The search's value is for the side to move; the chart shows the human's expected score
+  analysis = { ...result, state: position };
+  chances[history.length - 1] = ((humanToMove() ? result.value : -result.value) + 1) / 2;
+  $('board').dataset.searched = result.visits.reduce((a, b) => a + b, 1);
   if (!humanToMove()) {
-    generation += 1;
-    state = game.next(state, bestAction(result));
+    play(bestAction(result));
     return afterMove();
   }
   // A human with no square to click (Othello) passes
-  const legal = game.legalActions(state);
-  if (legal.length === 1 && game.actionSquare(state, legal[0]) < 0) {
+  const legal = game.legalActions(position);
+  if (legal.length === 1 && game.actionSquare(position, legal[0]) < 0) {
     setStatus('You have no move and pass', 'thinking');
     await new Promise((resolve) => setTimeout(resolve, 800));
     if (mine !== generation) return;
-    generation += 1;
-    state = game.next(state, legal[0]);
+    play(legal[0]);
     return afterMove();
   }
   setStatus('Your move', 'human');
+  render();
 }
+
+const failed = (error) => showError(`The model failed: ${error.message || error}`);
 
 function clickSquare(square) {
   if (document.body.dataset.state !== 'human') return;
   const action = game.squareAction(square);
-  if (!game.legalActions(state).includes(action)) return;  // an illegal square does nothing
-  generation += 1;  // the suggestion still being searched is for the old position
-  state = game.next(state, action);
-  afterMove().catch((error) => showError(`The model failed: ${error.message}`));
+  if (!game.legalActions(state()).includes(action)) return;  // an illegal square does nothing
+  play(action);
+  afterMove().catch(failed);
+}
+
+// Take back the human's last move and everything after it (the AI's answer)
+function takeBack() {
+  const human = humanFirst ? 0 : 1;
+  const last = played.findLastIndex((_, ply) => moverOf(ply) === human);
+  if (last < 0 || document.body.dataset.state === 'error') return;
+  generation += 1;
+  history.length = last + 1;
+  played.length = last;
+  chances.length = last + 1;
+  afterMove().catch(failed);
 }
 
 function newGame() {
   if (!game || !session) return;
   generation += 1;
   humanFirst = $('side').value === 'first';
-  state = game.initial();
-  analysis = null;
-  afterMove().catch((error) => showError(`The model failed: ${error.message}`));
+  history = [game.initial()];
+  played = [];
+  chances = [];
+  afterMove().catch(failed);
+}
+
+// Arrow keys move between squares; Enter and Space press the focused square's button
+function onKey(event) {
+  const steps = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -game.columns, ArrowDown: game.columns };
+  if (!(event.key in steps)) return;
+  const next = focusSquare + steps[event.key];
+  const sameRow = Math.floor(next / game.columns) === Math.floor(focusSquare / game.columns);
+  if (next < 0 || next >= game.squares || (Math.abs(steps[event.key]) === 1 && !sameRow)) return;
+  event.preventDefault();
+  focusSquare = next;
+  $('board').children[next].focus();
 }
 
 async function main() {
   const config = await (await fetch('config.json')).json();
   game = GAMES[config.game];
+  if (!game) return showError(`Unknown game ${config.game}.`);
+  colors = COLORS[config.game];
   $('title').textContent = `AlphaZero: ${config.game}`;
   document.title = `AlphaZero: ${config.game}`;
-  $('simulations').value = config.simulations;
-  if (!game) return showError(`Unknown game ${config.game}.`);
-  state = game.initial();
+  for (const [name, sims] of levels(config.simulations)) {
+    $('level').append(new Option(`${name} (${sims} simulations)`, sims, false, name === 'Standard'));
+  }
+  history = [game.initial()];
   render();
   if (config.error) return showError(config.error);
 
@@ -170,11 +279,15 @@ async function main() {
   ort.env.wasm.numThreads = 1;
   try {
     session = await ort.InferenceSession.create('model.onnx');
-    await evaluate(state);  // a model for another board fails here, before the first move
+    await evaluate(state());  // a model for another board fails here, before the first move
   } catch (error) {
     return showError(`Cannot use the model for ${config.game}: ${error.message || error}`);
   }
   $('new-game').addEventListener('click', newGame);
+  $('take-back').addEventListener('click', takeBack);
+  $('side').addEventListener('change', newGame);  // a new game with the chosen side, at once
+  $('heat').addEventListener('change', render);
+  $('board').addEventListener('keydown', onKey);
   newGame();
 }
 

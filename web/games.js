@@ -68,6 +68,12 @@ function lines(rows, columns, length) {
 
 const hasLine = (cells, allLines) => allLines.some((line) => line.every((s) => cells[s]));
 
+// The squares of the line that won (the last mover's, held in `theirs`), or null
+const winningLine = (state, allLines) => allLines.find((line) => line.every((s) => state.theirs[s])) || null;
+
+// A square's name as the GTP engine writes it: column letter, then row (1 on top)
+const squareName = (square, columns) => `${String.fromCharCode(97 + (square % columns))}${Math.floor(square / columns) + 1}`;
+
 // ----- tic-tac-toe: action = square -----
 const TICTACTOE_LINES = lines(3, 3, 3);
 const tictactoe = makeGame({
@@ -79,6 +85,8 @@ const tictactoe = makeGame({
 });
 tictactoe.squareAction = (square) => square;
 tictactoe.actionSquare = (state, action) => action;
+tictactoe.actionName = (action) => squareName(action, 3);
+tictactoe.winningLine = (state) => winningLine(state, TICTACTOE_LINES);
 
 // ----- Connect Four: action = column, the stone drops to the lowest empty row -----
 const CONNECT4_LINES = lines(6, 7, 4);
@@ -95,6 +103,8 @@ const connect4 = makeGame({
 });
 connect4.squareAction = (square) => square % 7;
 connect4.actionSquare = (state, action) => landing(state, action);
+connect4.actionName = (action) => 'abcdefg'[action];
+connect4.winningLine = (state) => winningLine(state, CONNECT4_LINES);
 
 // ----- Othello: action = square, or size * size to pass when no square is legal -----
 const DIRECTIONS = [[-1, -1], [-1, 0], [-1, 1], [0, -1], [0, 1], [1, -1], [1, 0], [1, 1]];
@@ -139,6 +149,13 @@ function othello(size) {
   game.pass = pass;
   game.squareAction = (square) => square;
   game.actionSquare = (state, action) => (action === pass ? -1 : action);
+  game.actionName = (action) => (action === pass ? 'pass' : squareName(action, size));
+  game.winningLine = () => null;
+  // Discs of the first and the second player
+  game.discCounts = (state) => {
+    const cells = game.cells(state);
+    return [cells.filter((c) => c === 1).length, cells.filter((c) => c === -1).length];
+  };
   return game;
 }
 

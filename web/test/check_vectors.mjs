@@ -2,7 +2,8 @@
 // (tests/test_web.py): node web/test/check_vectors.mjs vectors.json
 //
 // rules:  positions reached by move sequences, with their legal moves, result flags, cells, input
-//         planes and the cells after every legal move
+//         planes and the cells after every legal move (and the winning line, which must be the
+//         winner's stones); names: every action's name, as the GTP engine writes it
 // search: a position, the real network outputs Python saw while searching it (by input planes),
 //         and pv_mcts.py's visit counts, which web/mcts.js must reproduce
 import { readFileSync } from 'node:fs';
@@ -23,6 +24,8 @@ function replay(game, moves) {
 let positions = 0;
 for (const [name, list] of Object.entries(vectors.rules)) {
   const game = GAMES[name];
+  const names = [...Array(game.actionCount).keys()].map((a) => game.actionName(a));
+  check(same(names, vectors.names[name]), `${name}: move names ${names} != ${vectors.names[name]}`);
   for (const v of list) {
     const state = replay(game, v.moves);
     const where = `${name} after [${v.moves}]`;
@@ -32,6 +35,11 @@ for (const [name, list] of Object.entries(vectors.rules)) {
     check(game.isDone(state) === v.done && game.isLose(state) === v.lose && game.isDraw(state) === v.draw,
       `${where}: done/lose/draw ${game.isDone(state)}/${game.isLose(state)}/${game.isDraw(state)} != ${v.done}/${v.lose}/${v.draw}`);
     check(game.isFirstPlayer(state) === v.first, `${where}: first player`);
+    // A won game shows a line of the winner's stones; no other position shows one
+    const line = game.winningLine(state);
+    const winner = v.first ? -1 : 1;
+    check(name.startsWith('othello') ? line === null
+      : (line !== null) === v.lose && (!line || line.every((s) => v.cells[s] === winner)), `${where}: winning line ${line}`);
     if (v.done) continue;
     check(same(game.legalActions(state), v.legal), `${where}: legal ${game.legalActions(state)} != ${v.legal}`);
     for (const [action, cells] of Object.entries(v.children)) {

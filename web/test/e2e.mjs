@@ -1,10 +1,14 @@
-// End-to-end: headless Chromium plays tic-tac-toe on the served page by clicking.
-//   node web/test/e2e.mjs play  URL screenshot.png   a whole game; the AI must answer legally
-//   node web/test/e2e.mjs error URL screenshot.png   the page must explain a missing model
-// Chromium is Debian's (/usr/bin/chromium, or $CHROMIUM), driven by playwright-core.
+// End-to-end: headless Chromium plays on the served page by clicking and by keyboard.
+//   node web/test/e2e.mjs play    URL screenshot.png   tic-tac-toe to the end: marks, level, take-back, result
+//   node web/test/e2e.mjs othello URL screenshot.png [WxH]  8x8 Othello (by default on a phone-sized
+//                                                      360x900 screen): disc count, marks, the board fits
+//   node web/test/e2e.mjs error   URL screenshot.png   the page must explain a missing model
+// Every mode fails on a console error or a failed request. Chromium is Debian's (/usr/bin/chromium,
+// or $CHROMIUM), driven by playwright-core.
 import { chromium } from 'playwright-core';
 
-const [mode, url, screenshot] = process.argv.slice(2);
+const [mode, url, screenshot, size = '360x900'] = process.argv.slice(2);
+const [width, height] = size.split('x').map(Number);
 const fail = (message) => { throw new Error(message); };
 
 const browser = await chromium.launch({
@@ -14,31 +18,63 @@ const browser = await chromium.launch({
     '--disable-component-update', '--disable-sync'],
 });
 try {
-  const page = await browser.newPage();
-  const pageErrors = [];
-  page.on('pageerror', (error) => pageErrors.push(error.message));
+  const page = await browser.newPage(mode === 'othello' ? { viewport: { width, height } } : {});
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
+  page.on('response', (response) => { if (response.status() >= 400 && mode !== 'error') problems.push(`${response.status()} ${response.url()}`); });
   await page.goto(url);
   const pageState = () => page.evaluate(() => document.body.dataset.state);
   const waitFor = (states) => page.waitForFunction(
     (wanted) => wanted.includes(document.body.dataset.state), states, { timeout: 60000 });
+  const count = (selector) => page.$$eval(selector, (found) => found.length);
+  const squaresOf = (selector) => page.$$eval(selector, (found) => found.map((s) => Number(s.dataset.square)));
+  const text = async (selector) => (await page.textContent(selector)).trim();
 
   if (mode === 'error') {
     await waitFor(['error']);
     const message = await page.textContent('#error');
     if (!/not found/.test(message)) fail(`the error says: ${message}`);
     console.log(`error shown: ${message}`);
+  } else if (mode === 'othello') {
+    // A few moves by clicking a marked legal square; the count and the marks follow the board
+    for (let move = 0; move < 6; move++) {
+      await waitFor(['human', 'over', 'error']);
+      if (await pageState() !== 'human') break;
+      const legal = await squaresOf('.square.legal');
+      if (!legal.length) fail('no legal move marked');
+      await page.click(`.square[data-square="${legal[legal.length - 1]}"]`);
+    }
+    await waitFor(['human', 'over']);
+    const discs = await count('.stone');
+    const shown = (await text('#score')).match(/\d+/g).map(Number);
+    if (shown[0] + shown[1] !== discs) fail(`the disc count ${shown} does not add up to the ${discs} discs on the board`);
+    if (await count('.square.last') !== 1) fail('the last move is not marked');
+    if (!/You: .*black \(first\)/.test(await text('#you'))) fail(`the side is not shown: ${await text('#you')}`);
+    const box = await page.$eval('#board', (b) => b.getBoundingClientRect().width);
+    if (box > width) fail(`the board is ${box} px wide on a ${width} px screen`);
+    console.log(`played to ${discs} discs (${shown.join('-')}); the board is ${Math.round(box)} px wide`);
   } else {
     const marks = () => page.$$eval('.square', (squares) => squares.map((s) => s.querySelector('.mark')?.textContent || ''));
-    let moves = 0;
+    const searched = () => page.$eval('#board', (b) => Number(b.dataset.searched));
+    await waitFor(['human', 'error']);
+    if (!/You: o \(first\)/.test(await text('#you'))) fail('the side you play is not shown');
+    const levels = await page.$$eval('#level option', (options) => options.map((o) => o.textContent));
+    if (levels.length < 3 || !/Standard/.test(await page.$eval('#level', (s) => s.selectedOptions[0].textContent))) {
+      fail(`levels: ${levels}`);
+    }
+    let moves = 0, tookBack = false;
     for (;;) {
       await waitFor(['human', 'over', 'error']);
       const state = await pageState();
       if (state === 'error') fail(await page.textContent('#error'));
       if (state === 'over') break;
       const before = await marks();
-      // The AI's search shows its move shares and value on the human's turn too
+      // The search shows its move shares and value on the human's turn too; the legal moves are marked
       if (!(await page.$$('.heat')).length) fail('no move shares on the board');
-      if (!/%/.test(await page.textContent('#value-text'))) fail('no value shown');
+      if (!/%/.test(await text('#value-text'))) fail('no value shown');
+      const empty = before.map((m, i) => (m ? -1 : i)).filter((i) => i >= 0);
+      if ((await squaresOf('.square.legal')).join() !== empty.join()) fail('the legal moves are not the marked ones');
 
       // A click on a taken square does nothing
       const taken = before.findIndex((m) => m);
@@ -47,22 +83,51 @@ try {
         if (await pageState() !== 'human' || (await marks()).join() !== before.join()) fail('an illegal click was played');
       }
 
-      // Click the first empty square; then the AI answers with one stone on an empty square
-      const empty = before.findIndex((m) => !m);
-      await page.click(`.square[data-square="${empty}"]`);
+      // The first move by keyboard (focus, arrow right, Enter), at the weakest level; the rest by clicking
+      if (moves === 0) {
+        await page.selectOption('#level', { index: 0 });
+        await page.focus(`.square[data-square="${empty[0]}"]`);
+        await page.keyboard.press('ArrowRight');
+        await page.keyboard.press('Enter');
+      } else {
+        await page.click(`.square[data-square="${empty[0]}"]`);
+      }
+      const mine = moves === 0 ? empty[0] + 1 : empty[0];
       moves += 1;
       await waitFor(['human', 'over', 'error']);
       const after = await marks();
       const added = after.map((m, i) => (m && !before[i] ? i : -1)).filter((i) => i >= 0);
       const changed = after.filter((m, i) => before[i] && m !== before[i]);
-      if (!added.includes(empty) || changed.length || added.length > 2) fail(`not a legal exchange: ${before} -> ${after}`);
+      if (!added.includes(mine) || changed.length || added.length > 2) fail(`not a legal exchange: ${before} -> ${after}`);
+      if (moves === 1 && await searched() !== Number(await page.$eval('#level', (s) => s.value))) {
+        fail(`the level's ${await page.$eval('#level', (s) => s.value)} simulations were not used (${await searched()})`);
+      }
+      if (added.length === 2) {
+        const ai = added.find((i) => i !== mine);
+        if ((await squaresOf('.square.last')).join() !== String(ai)) fail('the AI\'s last move is not marked');
+      }
+
+      // Once, take back the second exchange: the board and the move list return to before it
+      if (moves === 2 && await pageState() === 'human' && !tookBack) {
+        const listed = await count('#moves li');
+        await page.click('#take-back');
+        await waitFor(['human']);
+        if ((await marks()).join() !== before.join()) fail(`take-back did not restore ${before}: ${await marks()}`);
+        if (await count('#moves li') !== listed - 1) fail('the move list did not lose the taken-back pair');
+        tookBack = true;
+        moves -= 1;
+      }
     }
-    const result = await page.textContent('#status');
-    if (!['You win', 'You lose', 'Draw'].includes(result.trim())) fail(`the game ended with "${result}"`);
-    console.log(`played ${moves} moves: ${result.trim()}`);
+    const result = await text('#status');
+    if (!['You win', 'You lose', 'Draw'].includes(result)) fail(`the game ended with "${result}"`);
+    if (!/^Result: (you won|you lost|a draw)$/.test(await text('#value-text'))) fail(`value text: ${await text('#value-text')}`);
+    const winning = await count('.square.win');
+    if (winning !== (result === 'Draw' ? 0 : 3)) fail(`${winning} squares marked as the winning line after "${result}"`);
+    if (!tookBack) fail('no take-back was tried');
+    console.log(`played ${moves} moves: ${result}, with a take-back`);
   }
-  if (pageErrors.length) fail(`page errors: ${pageErrors.join('; ')}`);
-  await page.screenshot({ path: screenshot });
+  if (problems.length) fail(`console errors or failed requests: ${problems.join('; ')}`);
+  await page.screenshot({ path: screenshot, fullPage: true });
 } finally {
   await browser.close();
 }
