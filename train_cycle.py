@@ -228,11 +228,11 @@ def main():
 
     # Where the results are, and how to use them
     flag = '' if game.NAME == 'tictactoe' else f' --game {game.NAME}'
-    play_flags = flag + ('' if args.sims == PV_EVALUATE_COUNT else f' --sims {args.sims}')
-    print(f'\nbest model: {best} (Keras) and {best[:-3]}.onnx (ONNX)')
+    print(f'\nbest model: {best} (Keras) and {best[:-3]}.onnx (ONNX); it records its search, {args.sims} '
+          f'simulations per move, which the programs that play it use unless given --sims')
     print(f'metrics:    {metrics_path}, charts: {os.path.dirname(metrics_path)}/chart_*.png '
           f'(python plot.py{flag} redraws them)')
-    print(f'play it:    python human_play.py{play_flags}   (or --text in a terminal)')
+    print(f'play it:    python human_play.py{flag}   (or --text in a terminal)')
 
 
 if __name__ == '__main__':
