@@ -38,7 +38,7 @@ def match_pairings(player, opponent, game_count):
 # The points, game by game, of the player who moved first in the even-numbered games
 def player_points(results):
     return [first_player_point(state) if i % 2 == 0 else 1 - first_player_point(state)
-            for i, (state, _) in enumerate(results)]
+            for i, state in enumerate(game.state for game in results)]
 
 
 # Their average

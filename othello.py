@@ -33,9 +33,15 @@ DEFAULTS = {
 }
 
 
+# Input encodings: 'book' is the book's 2 planes (the side to move's discs, the opponent's); 'seed004'
+# is the 8 planes of seed 004 (own discs, opponent discs, empty squares, legal moves, how many discs
+# each legal move turns over, the corner/C/X squares, a plane of ones, a plane of zeros)
+ENCODINGS = {'book': 2, 'seed004': 8}
+
+
 @functools.cache
-def variant(size):
-    """The game module of Othello on a size x size board."""
+def variant(size, encoding='book'):
+    """The game module of Othello on a size x size board, with the input planes of `encoding`."""
     squares = size * size
     full = (1 << squares) - 1
     pass_action = squares
@@ -141,10 +147,19 @@ def variant(size):
         def is_first_player(self):
             return self.depth % 2 == 0
 
-        # The network's input: (size, size, 2), plane 0 = side to move, plane 1 = opponent
+        # The network's input: (size, size, 2), plane 0 = side to move, plane 1 = opponent; or
+        # seed 004's 8 planes
         def planes(self):
-            return np.stack([bits_to_squares(self.pieces), bits_to_squares(self.enemy_pieces)],
-                            axis=-1).reshape(size, size, 2).astype(np.float32)
+            own, other = bits_to_squares(self.pieces), bits_to_squares(self.enemy_pieces)
+            if encoding == 'book':
+                return np.stack([own, other], axis=-1).reshape(size, size, 2).astype(np.float32)
+            legal, flips = np.zeros(squares, np.float32), np.zeros(squares, np.float32)
+            for action in self.legal_actions():
+                if action != pass_action:
+                    legal[action] = 1
+                    flips[action] = flipped(1 << action, self.pieces, self.enemy_pieces).bit_count()
+            planes = [own, other, 1 - own - other, legal, flips, CORNER_C_X, np.ones(squares), np.zeros(squares)]
+            return np.stack(planes, axis=-1).reshape(size, size, 8).astype(np.float32)
 
         # Squares by owner: +1 first player, -1 second player, 0 empty
         def cells(self):
@@ -156,6 +171,10 @@ def variant(size):
             marks = {1: 'o', -1: 'x', 0: '-'}
             cells = self.cells()
             return '\n'.join(''.join(marks[cells[r * size + c]] for c in range(size)) for r in range(size))
+
+    # Seed 004's plane of the corners and the squares next to them (C on the edges, X on the diagonal)
+    near = (0, 1, size - 2, size - 1)
+    CORNER_C_X = np.array([float(r in near and c in near) for r in range(size) for c in range(size)])
 
     # The board's 8 symmetries as (square permutation, action permutation); the pass maps to itself
     board = np.arange(squares).reshape(size, size)
@@ -185,7 +204,8 @@ def variant(size):
         return {'VS_Random': random_action, **heuristic_opponents(heuristic, (1, 2, 4))}
 
     return types.SimpleNamespace(
-        NAME=f'othello{size}', BOARD_SHAPE=(size, size), INPUT_SHAPE=(size, size, 2), ACTION_COUNT=squares + 1,
+        NAME=f'othello{size}' + ('' if encoding == 'book' else 'planes'), BOARD_SHAPE=(size, size),
+        INPUT_SHAPE=(size, size, ENCODINGS[encoding]), ACTION_COUNT=squares + 1,
         PASS=pass_action, SYMMETRIES=symmetries, DEFAULTS=DEFAULTS[size], GTP_GAME='Othello',
         STONE_COLORS=('black', 'white'), BOARD_COLOR='#2E7D32',  # human_play.py's window
         State=State, square_action=square_action, heuristic=heuristic, score=score, random_action=random_action,

@@ -39,7 +39,7 @@ def first_player_value(ended_state):
 # side that made it; going back from the end, the side flips every ply (a pass is a ply too)
 def games_to_arrays(results):
     positions, policies, values = [], [], []
-    for ended_state, records in results:
+    for ended_state, records in ((played.state, played.records) for played in results):
         last_mover_value = -terminal_value(ended_state)
         values += [last_mover_value * (-1) ** (len(records) - 1 - i) for i in range(len(records))]
         positions += [planes for planes, _ in records]

@@ -6,7 +6,8 @@ SYMMETRIES, State.planes(), State.cells(), square_action(square) (the action a c
 means) and opponents() (the fixed players of evaluate_best_player.py). Optional: DEFAULTS (training
 defaults), PASS (the action without a square), score(state) (the first player's margin, for GTP's
 final_score) and GTP_GAME (the game's name for GTP GUIs). See game.py. Adding a game means adding a module and a line here; 'module:N' names
-the variant N of a module that holds several (othello.variant(N)).
+the variant N of a module that holds several (othello.variant(N)), 'module:N:E' its variant N with
+the input encoding E (othello.variant(8, 'seed004')).
 """
 import importlib
 import os
@@ -17,6 +18,7 @@ GAMES = {
     'connect4': 'connect4',
     'othello6': 'othello:6',
     'othello8': 'othello:8',
+    'othello8planes': 'othello:8:seed004',   # 8x8 Othello with seed 004's 8 input planes
 }
 DEFAULT_GAME = 'tictactoe'
 
@@ -39,9 +41,9 @@ def load_game(name=DEFAULT_GAME):
     """The module of the game called `name`."""
     if name not in GAMES:
         raise ValueError(f"unknown game {name!r}: choose one of {', '.join(GAMES)}")
-    module_name, _, variant = GAMES[name].partition(':')
+    module_name, *variant = GAMES[name].split(':')
     module = importlib.import_module(module_name)
-    return module.variant(int(variant)) if variant else module
+    return module.variant(int(variant[0]), *variant[1:]) if variant else module
 
 
 def add_game_flag(parser):

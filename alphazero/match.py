@@ -76,8 +76,8 @@ def play_games(new_state, pairings, parallel=None, record=False, progress=None, 
 
     Game i starts from new_state() after the moves openings[i] (none by default). Up to `parallel`
     games are live at once (all of them by default); a finished game's place goes to the next one.
-    Returns, per game in order, (final state, records), where records lists (input planes, move
-    distribution) for every player move when `record` is set.
+    Returns the finished LiveGames in order: final state, opening, moves, and the records (input
+    planes, move distribution) of every player move when `record` is set.
     """
     parallel = parallel or len(pairings)
     results = [None] * len(pairings)
@@ -109,7 +109,7 @@ def play_games(new_state, pairings, parallel=None, record=False, progress=None, 
         # Retire the finished games
         for index in [i for i, game in live.items() if game.state.is_done()]:
             game = live.pop(index)
-            results[index] = (game.state, game.records)
+            results[index] = game
             if progress is not None:
                 progress.update(1)
     return results

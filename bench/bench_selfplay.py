@@ -66,7 +66,7 @@ def engine(network, games, sims, cache, parallel=None):
     start = time.perf_counter()
     results = play_games(game.State, [(player, player)] * games, parallel, record=True)
     seconds = time.perf_counter() - start
-    return sum(len(records) for _, records in results), evaluator.evaluations, seconds, evaluator
+    return sum(len(game.records) for game in results), evaluator.evaluations, seconds, evaluator
 
 
 def raw_inference(network, batch, seconds=5.0):

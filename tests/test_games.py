@@ -141,6 +141,39 @@ def test_othello_agrees_with_the_simple_rules_over_random_games(game):
     assert passes > 0  # some random game had to pass
 
 
+def test_seed004_planes_agree_with_the_simple_rules_and_turn_with_the_board():
+    planes_game = load_game('othello8planes')
+    assert planes_game.INPUT_SHAPE == (8, 8, 8) and planes_game.ACTION_COUNT == othello8.ACTION_COUNT
+    corner_c_x = {0, 1, 6, 7, 8, 9, 14, 15, 48, 49, 54, 55, 56, 57, 62, 63}
+    checked = 0
+    for state, other in random_games(planes_game, lambda: SimpleOthello(8, othello8.State().cells()), 10, seed=4):
+        planes = state.planes().reshape(64, 8)
+        me = other.player
+        assert planes[:, 0].tolist() == [float(c == me) for c in other.board]
+        assert planes[:, 1].tolist() == [float(c == -me) for c in other.board]
+        assert planes[:, 2].tolist() == [float(c == 0) for c in other.board]
+        flips = [len(other.flips(s, me)) if other.board[s] == 0 else 0 for s in range(64)]
+        assert planes[:, 3].tolist() == [float(f > 0) for f in flips] and planes[:, 4].tolist() == flips
+        assert {s for s in range(64) if planes[s, 5]} == corner_c_x
+        assert (planes[:, 6] == 1).all() and (planes[:, 7] == 0).all()
+        # The same rules as the book's encoding, so the two games can be compared
+        book = othello8.State(state.pieces, state.enemy_pieces, state.depth)
+        assert np.array_equal(state.planes()[..., :2], book.planes()) and state.legal_actions() == book.legal_actions()
+        checked += 1
+    # Every plane turns with the board: the planes of a turned position are the turned planes
+    rng = random.Random(5)
+    state = planes_game.State()
+    for _ in range(20):
+        state = state.next(rng.choice(state.legal_actions()))
+    cells = np.array(state.cells())
+    for squares, _ in planes_game.SYMMETRIES:
+        turned = cells[list(squares)]
+        first, second = (sum(1 << i for i in range(64) if turned[i] == v) for v in (1, -1))
+        moved = planes_game.State(*((first, second) if state.is_first_player() else (second, first)), state.depth)
+        assert np.array_equal(moved.planes().reshape(64, 8), state.planes().reshape(64, 8)[list(squares)])
+    assert checked > 300
+
+
 # ----- Othello: passes, the end of the game and the score -----
 def othello_state(game, rows, first_to_move=True):
     """A position from text: o = first player, x = second player, - = empty."""

@@ -263,7 +263,7 @@ def test_grhino_plays_through_forced_passes_with_either_colour(rhino):
     game = load_game('othello8')
     opening = forced_pass_game(game, seed=3)
     results = engine_match(game, f'{rhino} -l 1', games=4, openings=[opening] * 4)
-    assert all(state.is_done() for state, _ in results)
+    assert all(game.state.is_done() for game in results)
 
 
 def test_a_short_match_against_grhino(tiny_othello8, rhino):

@@ -12,7 +12,7 @@ import game
 from alphazero.batched_mcts import Evaluator
 from alphazero.files import history_sims, read_history, recorded_sims, save_model, write_history
 from alphazero.inference import KerasNetwork, OnnxNetwork, load_network, onnx_is_current
-from alphazero.match import MctsPlayer, play_games
+from alphazero.match import LiveGame, MctsPlayer, play_games
 from conftest import REPO, tiny_model
 from evaluate_network import average_point, evaluate_network, first_player_point
 from export import export
@@ -23,8 +23,9 @@ from train_network import train_network
 def test_self_play_records_positions_policies_and_alternating_values(tiny_best):
     player = MctsPlayer(Evaluator(KerasNetwork(tiny_best)), 20, 1.0, np.random.default_rng(0))
     results = play_games(game.State, [(player, player)] * 12, parallel=5, record=True)
-    for ended, records in results:
-        assert ended.is_done()
+    for played in results:
+        ended, records = played.state, played.records
+        assert ended.is_done() and len(played.moves) == len(records)
         # One record per ply: replay the game from the records
         state = game.State()
         for ply, (planes, policy) in enumerate(records):
@@ -39,7 +40,7 @@ def test_self_play_records_positions_policies_and_alternating_values(tiny_best):
         assert state.is_done()
 
         # Values: the first player's result, flipping sign every ply
-        _, _, value = games_to_arrays([(ended, records)])
+        _, _, value = games_to_arrays([played])
         assert len(value) == len(records)
         assert value[0] == first_player_value(ended)
         assert all(value[i + 1] == -value[i] for i in range(len(value) - 1))
@@ -85,8 +86,8 @@ def test_first_player_point_and_average_point():
     second_won = game.State().next(8).next(0).next(3).next(1).next(4).next(2)
     assert first_player_point(second_won) == 0
     # Even games: the player moved first; odd games: second
-    assert average_point([(first_won, []), (first_won, [])]) == 0.5
-    assert average_point([(first_won, []), (second_won, [])]) == 1
+    assert average_point([LiveGame(0, first_won), LiveGame(1, first_won)]) == 0.5
+    assert average_point([LiveGame(0, first_won), LiveGame(1, second_won)]) == 1
 
 
 @pytest.mark.parametrize('average, replaced', [(0.5, False), (0.45, False), (0.55, True), (1.0, True)])

@@ -16,6 +16,7 @@ const COLORS = {
   othello6: { board: '#2e7d32', lines: '#1b4d1e', stones: ['#111', '#fafafa'], names: ['black', 'white'] },
   othello8: { board: '#2e7d32', lines: '#1b4d1e', stones: ['#111', '#fafafa'], names: ['black', 'white'] },
 };
+COLORS.othello8planes = COLORS.othello8;
 
 const $ = (id) => document.getElementById(id);
 let game, session, colors;
@@ -37,7 +38,7 @@ function showError(message) {
 
 // The network on one position: the move probabilities and the value for the side to move
 async function evaluate(position) {
-  const input = new ort.Tensor('float32', game.planes(position), [1, game.rows, game.columns, 2]);
+  const input = new ort.Tensor('float32', game.planes(position), [1, game.rows, game.columns, game.channels]);
   const output = await session.run({ input });
   return { policy: output.pi.data, value: output.v.data[0] };
 }

@@ -9,7 +9,7 @@
 function makeGame({ name, rows, columns, actionCount, start, legalActions, play, isOver, lost, won = () => false }) {
   const squares = rows * columns;
   const game = {
-    name, rows, columns, actionCount, squares,
+    name, rows, columns, actionCount, squares, channels: 2,
     // The empty board (or the game's starting discs)
     initial() {
       const mine = new Uint8Array(squares), theirs = new Uint8Array(squares);
@@ -109,7 +109,8 @@ connect4.winningLine = (state) => winningLine(state, CONNECT4_LINES);
 // ----- Othello: action = square, or size * size to pass when no square is legal -----
 const DIRECTIONS = [[-1, -1], [-1, 0], [-1, 1], [0, -1], [0, 1], [1, -1], [1, 0], [1, 1]];
 
-function othello(size) {
+// encoding 'seed004': seed 004's 8 input planes instead of the book's 2 (othello.py's ENCODINGS)
+function othello(size, encoding = 'book') {
   const squares = size * size, pass = squares;
   // The opponent's discs a move on `square` turns over
   const flips = (mine, theirs, square) => {
@@ -135,7 +136,7 @@ function othello(size) {
   const start = size === 6 ? { mine: [14, 21], theirs: [15, 20] }
     : { mine: [m * size + m - 1, (m - 1) * size + m], theirs: [(m - 1) * size + m - 1, m * size + m] };
   const game = makeGame({
-    name: `othello${size}`, rows: size, columns: size, actionCount: squares + 1, start,
+    name: `othello${size}${encoding === 'book' ? '' : 'planes'}`, rows: size, columns: size, actionCount: squares + 1, start,
     legalActions: (s) => { const found = moves(s.mine, s.theirs); return found.length ? found : [pass]; },
     play: (mine, theirs, action) => {
       if (action === pass) return;
@@ -151,6 +152,23 @@ function othello(size) {
   game.actionSquare = (state, action) => (action === pass ? -1 : action);
   game.actionName = (action) => (action === pass ? 'pass' : squareName(action, size));
   game.winningLine = () => null;
+  if (encoding === 'seed004') {
+    // Own discs, opponent discs, empty, legal moves, discs each legal move turns over, the corner/C/X
+    // squares, ones, zeros: 8 values per square, channels last
+    const near = [0, 1, size - 2, size - 1];
+    game.channels = 8;
+    game.planes = (state) => {
+      const planes = new Float32Array(squares * 8);
+      const legal = moves(state.mine, state.theirs);
+      for (let i = 0; i < squares; i++) {
+        const cornerCX = near.includes(Math.floor(i / size)) && near.includes(i % size);
+        const flipCount = legal.includes(i) ? flips(state.mine, state.theirs, i).length : 0;
+        planes.set([state.mine[i], state.theirs[i], 1 - state.mine[i] - state.theirs[i], flipCount ? 1 : 0, flipCount,
+          cornerCX ? 1 : 0, 1, 0], 8 * i);
+      }
+      return planes;
+    };
+  }
   // Discs of the first and the second player
   game.discCounts = (state) => {
     const cells = game.cells(state);
@@ -159,4 +177,6 @@ function othello(size) {
   return game;
 }
 
-export const GAMES = { tictactoe, connect4, othello6: othello(6), othello8: othello(8) };
+export const GAMES = {
+  tictactoe, connect4, othello6: othello(6), othello8: othello(8), othello8planes: othello(8, 'seed004'),
+};
