@@ -1,0 +1,77 @@
+# ====================
+# Game records from GTP engines (beyond the book)
+# ====================
+# Engines play each other (or themselves) from varied openings, and the games are written as text
+# transcripts (PREFIX.txt, one game per line: f5d6c3...) and as a WTHOR file (PREFIX.wtb), the two
+# formats train_records.py reads. This makes records where the WTHOR database cannot be downloaded.
+#
+#   python make_records.py --engine "gtp-rhino -l 3 -r 2" --games 2000
+#
+# With one engine it plays itself; with several, every ordered pair plays in turn, so each engine
+# plays both colours. Each game starts after --opening random moves (each opening used once per
+# pairing), so the games differ even when the engines are deterministic.
+
+import argparse
+import contextlib
+import itertools
+import os
+import sys
+
+import numpy as np
+from tqdm import tqdm
+
+from alphazero.cli import UserError, run
+from alphazero.games import load_game
+from alphazero.gtp import EnginePlayer
+from alphazero.match import distinct_openings, play_games
+from alphazero.records import write_transcripts, write_wtb
+
+# Parameters
+MR_GAME_COUNT = 1000      # games to record
+MR_OPENING = 4            # random moves before the engines take over
+MR_PARALLEL = os.cpu_count() or 1  # games (engine processes) at once
+RECORD_GAMES = ('othello8', 'othello8planes')  # the games the record formats hold
+
+
+def make_records(game, engines, game_count=MR_GAME_COUNT, opening=MR_OPENING, parallel=MR_PARALLEL, seed=None):
+    """Play `game_count` engine games; returns each game's moves (the opening included, no passes)."""
+    rng = np.random.default_rng(seed)
+    with contextlib.ExitStack() as stack:
+        players = [stack.enter_context(EnginePlayer(command, game)) for command in engines]
+        # Every ordered pair of engines in turn (one engine: itself), each from its own opening
+        pairs = list(itertools.product(players, repeat=2)) if len(players) > 1 else [(players[0], players[0])]
+        pairings = [pairs[i % len(pairs)] for i in range(game_count)]
+        openings = distinct_openings(game, opening, -(-game_count // len(pairs)), rng)
+        openings = [openings[i // len(pairs)] for i in range(game_count)]
+        with tqdm(total=game_count, desc='engine games', unit='game') as progress:
+            played = play_games(game.State, pairings, parallel, progress=progress, openings=openings)
+    return [[a for a in (*g.opening, *g.moves) if a != game.PASS] for g in played]
+
+
+def main():
+    parser = argparse.ArgumentParser(description='Have GTP engines play Othello from varied openings and write the '
+                                                 'games as transcripts (.txt) and as a WTHOR file (.wtb).')
+    parser.add_argument('--game', choices=RECORD_GAMES, default='othello8', help='(default: %(default)s)')
+    parser.add_argument('--engine', action='append', required=True, metavar='COMMAND',
+                        help='a GTP engine command line, e.g. "/usr/games/gtp-rhino -l 3 -r 2" (repeatable)')
+    parser.add_argument('--games', type=int, default=MR_GAME_COUNT, help='games to record (default: %(default)s)')
+    parser.add_argument('--opening', type=int, default=MR_OPENING, metavar='K',
+                        help='random moves before the engines take over (default: %(default)s)')
+    parser.add_argument('--parallel', type=int, default=MR_PARALLEL, help='games at once (default: %(default)s)')
+    parser.add_argument('--out', default=os.path.join('records', 'engines'), metavar='PREFIX',
+                        help='writes PREFIX.txt and PREFIX.wtb (default: %(default)s)')
+    parser.add_argument('--seed', type=int, help='random seed of the openings')
+    args = parser.parse_args()
+    if args.games < 1 or args.parallel < 1 or args.opening < 0:
+        raise UserError('--games and --parallel must be at least 1, --opening at least 0')
+    game = load_game(args.game)
+    games = make_records(game, args.engine, args.games, args.opening, args.parallel, args.seed)  # engine problems: one line
+    write_transcripts(args.out + '.txt', games, game)
+    write_wtb(args.out + '.wtb', games, game)
+    print(f'wrote {len(games)} games to {args.out}.txt and {args.out}.wtb '
+          f'({sum(map(len, games)) / len(games):.1f} moves per game, {len(set(map(tuple, games)))} different)',
+          file=sys.stderr)
+
+
+if __name__ == '__main__':
+    run(main)

@@ -1,0 +1,187 @@
+# ====================
+# Supervised training on game records (beyond the book: seeds 002, 003 and 004)
+# ====================
+# The network learns from games instead of its own play: the policy towards the move played, the
+# value towards the game's result for the side to move (from the final disc count). The games are
+# split into training and validation games (by game, so that no position of a validation game is
+# ever trained on); each epoch trains on every training position once, each in a random one of the
+# board's symmetries, then measures the validation games. Writes the game's best.h5 and its ONNX
+# export, so that `train_cycle.py` continues from it with self-play.
+#
+#   python train_records.py --game othello8 records/engines.wtb [more .wtb, .txt or .csv files]
+
+import argparse
+import json
+import os
+import sys
+import time
+
+import numpy as np
+from tqdm import tqdm
+
+from alphazero.cli import UserError, quiet_keras, run
+from alphazero.files import atomic_output, save_model
+from alphazero.games import load_game, model_path, parse_game_args, player_value
+from alphazero.records import RecordError, read_records, replay
+from dual_network import add_network_flags, build_network, check_network_flags, describe_network, network_arguments
+from export import ensure_onnx
+from train_network import RN_BATCH_SIZE, compile_model, replay_sample
+
+# Parameters
+TR_EPOCHS = 10            # passes over the training positions
+TR_VALIDATION = 0.1       # share of the games kept for validation
+TR_LEARNING_RATE = 0.001  # Adam's learning rate in the first epoch, times TR_DECAY every epoch (seed 004)
+TR_DECAY = 0.8
+RECORD_GAMES = ('othello8', 'othello8planes')
+METRICS_FILE = 'records_metrics.jsonl'
+CHART_FILE = 'chart_records.png'
+
+
+# Every position where the side to move had a choice (a pass teaches nothing): its input planes,
+# the move played as a one-hot policy, and the game's result for the side to move
+def records_to_arrays(game, games):
+    positions, policies, values = [], [], []
+    for moves in games:
+        played, final = replay(game, moves)
+        for state, action in played:
+            if action == game.PASS:
+                continue
+            positions.append(state.planes())
+            policies.append(np.eye(game.ACTION_COUNT, dtype=np.float32)[action])
+            values.append(player_value(final, state.is_first_player()))
+    return np.stack(positions), np.stack(policies), np.array(values, np.float32)
+
+
+# Read every file; a bad game is reported and skipped, a file with no usable game is an error
+def read_games(game, paths):
+    games = []
+    for path in paths:
+        try:
+            found, problems = read_records(path, game)
+        except RecordError as error:
+            raise UserError(str(error)) from None
+        for problem in problems:
+            print(f'skipped: {problem}', file=sys.stderr)
+        games += found
+    if not games:
+        raise UserError(f'no readable {game.NAME} game in {", ".join(paths)}')
+    return games
+
+
+# Losses and accuracies of the model on a set of positions: policy accuracy = the most likely move
+# is the move played; value accuracy = the value rounded to -1, 0 or 1 is the result
+def measure(model, position, policy, value, batch_size=1024):
+    predicted_policy, predicted_value = model.predict(position, batch_size=batch_size, verbose=0)
+    predicted_value = predicted_value.reshape(-1)
+    policy_loss = -np.mean(np.sum(policy * np.log(np.clip(predicted_policy, 1e-7, 1)), axis=1))
+    value_loss = np.mean((predicted_value - value) ** 2)
+    return {'policy_loss': float(policy_loss), 'value_loss': float(value_loss), 'loss': float(policy_loss + value_loss),
+            'policy_accuracy': float(np.mean(predicted_policy.argmax(axis=1) == policy.argmax(axis=1))),
+            'value_accuracy': float(np.mean(np.clip(np.round(predicted_value), -1, 1) == value))}
+
+
+def plot_records(records, path):
+    import matplotlib
+    matplotlib.use('Agg')
+    from matplotlib import pyplot
+    from plot import save_figure
+    figure, (losses, accuracies) = pyplot.subplots(1, 2, figsize=(12, 4.5))
+    epochs = [r['epoch'] for r in records]
+    for key, style in (('train_loss', 'o-'), ('loss', 's-'), ('policy_loss', 's--'), ('value_loss', 's:')):
+        losses.plot(epochs, [r[key] for r in records], style,
+                    label={'train_loss': 'training loss'}.get(key, 'validation ' + key.replace('_', ' ')))
+    losses.set(title='Losses', xlabel='epoch', ylabel='loss')
+    losses.legend()
+    for key in ('policy_accuracy', 'value_accuracy'):
+        accuracies.plot(epochs, [100 * r[key] for r in records], 'o-', label=key.replace('_', ' '))
+    accuracies.set(title='Validation games: predicting the move and the result', xlabel='epoch', ylabel='%')
+    accuracies.legend()
+    figure.tight_layout()
+    save_figure(figure, path)
+    pyplot.close(figure)
+
+
+def train_records(game, paths, network=None, epochs=TR_EPOCHS, batch_size=RN_BATCH_SIZE, validation=TR_VALIDATION,
+                  seed=None, from_best=False):
+    """Train best.h5 on the records; returns the per-epoch metrics."""
+    quiet_keras()
+    import keras
+    best = model_path(game, 'best.h5')
+    if os.path.exists(best) and not from_best:
+        raise UserError(f'{best} exists: move it away to train a new network, or add --from-best to train it further')
+
+    # The games, split by game
+    rng = np.random.default_rng(seed)
+    games = read_games(game, paths)
+    order = rng.permutation(len(games))
+    held_out = max(1, round(validation * len(games))) if validation > 0 and len(games) > 1 else 0
+    train = records_to_arrays(game, [games[i] for i in order[held_out:]])
+    valid = records_to_arrays(game, [games[i] for i in order[:held_out]]) if held_out else None
+    print(f'{len(games) - held_out} training games ({len(train[2])} positions), '
+          f'{held_out} validation games ({len(valid[2]) if valid else 0} positions)')
+
+    # The network: a new one of the chosen kind, or best.h5 itself
+    if from_best:
+        from alphazero.files import load_model
+        model = load_model(best, game)
+    else:
+        if seed is not None:
+            keras.utils.set_random_seed(seed)
+        model = build_network(game, **network)
+        print(f'a new network: {describe_network(**network)}, {model.count_params():,} parameters')
+    compile_model(model)
+
+    # Epochs: every training position once, in a random symmetry; then the validation games
+    records, metrics_path, start = [], model_path(game, METRICS_FILE), time.perf_counter()
+    with tqdm(total=epochs, desc='train on records', unit='epoch') as bar:
+        for epoch in range(epochs):
+            model.optimizer.learning_rate.assign(TR_LEARNING_RATE * TR_DECAY ** epoch)
+            position, policy, value = replay_sample(game, *train, len(train[2]), rng)
+            history = model.fit(position, [policy, value], batch_size=batch_size, epochs=1, verbose=0)
+            record = {'epoch': epoch + 1, 'seconds': time.perf_counter() - start,
+                      'train_loss': float(history.history['loss'][-1])}
+            record.update(measure(model, *valid) if valid else {})
+            records.append(record)
+            bar.set_postfix({k: f'{v:.3f}' for k, v in record.items() if k in ('train_loss', 'loss', 'policy_accuracy')})
+            bar.update(1)
+
+    # The result: best.h5 and its export, the metrics and their chart
+    save_model(model, best)
+    ensure_onnx(game)
+    with atomic_output(metrics_path) as temporary:
+        with open(temporary, 'w') as f:
+            f.writelines(json.dumps(r) + '\n' for r in records)
+    if valid:
+        plot_records(records, model_path(game, CHART_FILE))
+        last = records[-1]
+        print(f'validation: move predicted {last["policy_accuracy"]:.1%}, result predicted {last["value_accuracy"]:.1%}, '
+              f'loss {last["loss"]:.3f} (policy {last["policy_loss"]:.3f}, value {last["value_loss"]:.3f})')
+    flag = f' --game {game.NAME}'
+    print(f'wrote {best}, its .onnx, {metrics_path} and {CHART_FILE}; continue with self-play: python train_cycle.py{flag}')
+    return records
+
+
+def main():
+    parser = argparse.ArgumentParser(description='Train a network on Othello game records (WTHOR .wtb, transcripts '
+                                                 'in .txt or .csv) and write it as the game\'s best.h5.')
+    parser.add_argument('files', nargs='+', metavar='FILE', help='.wtb, .txt or .csv record files')
+    parser.add_argument('--game', choices=RECORD_GAMES, default='othello8',
+                        help='othello8, or othello8planes (seed 004\'s input planes) (default: %(default)s)')
+    parser.add_argument('--epochs', type=int, default=TR_EPOCHS, help='passes over the training games (default: %(default)s)')
+    parser.add_argument('--batch-size', type=int, default=RN_BATCH_SIZE, help='(default: %(default)s)')
+    parser.add_argument('--validation', type=float, default=TR_VALIDATION,
+                        help='share of the games kept for validation (default: %(default)s)')
+    parser.add_argument('--from-best', action='store_true', help="train the game's existing best.h5 further")
+    parser.add_argument('--seed', type=int, help='random seed of the split, the network and the symmetries')
+    add_network_flags(parser)
+    args = parse_game_args(parser)  # the game's network by default
+    game = load_game(args.game)
+    check_network_flags(args)
+    if args.epochs < 1 or args.batch_size < 1 or not 0 <= args.validation < 1:
+        raise UserError('--epochs and --batch-size must be at least 1, --validation from 0 to below 1')
+    train_records(game, args.files, network_arguments(args), args.epochs, args.batch_size, args.validation, args.seed,
+                  args.from_best)
+
+
+if __name__ == '__main__':
+    run(main)
