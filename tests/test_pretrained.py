@@ -49,3 +49,18 @@ def test_your_own_model_comes_first(shipped, capsys):
     assert playing_model_path(game) == model_path(game, 'best.h5')
     assert capsys.readouterr().err == ''
 
+
+
+def test_the_readme_book_api_example_plays_the_shipped_othello_model(workdir):
+    import re
+    import subprocess
+    import sys
+    from conftest import REPO
+    readme = open(os.path.join(REPO, 'README.md')).read()
+    example = re.search(r"```python\n(from alphazero\.files import load_model\n.*?)```", readme, re.S).group(1)
+    result = subprocess.run([sys.executable, '-c', example], cwd=workdir, capture_output=True, text=True, timeout=300,
+                            env=dict(os.environ, PYTHONPATH=REPO))
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert 'no model of your own at runs/othello8/model/best.h5: playing the shipped' in result.stderr
+    board = result.stdout.split()
+    assert len(board) == 8 and ''.join(board).count('o') == 4 and ''.join(board).count('x') == 1  # one move played
