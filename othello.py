@@ -209,7 +209,8 @@ def variant(size, encoding='book'):
         PASS=pass_action, SYMMETRIES=symmetries, DEFAULTS=DEFAULTS[size], GTP_GAME='Othello',
         STONE_COLORS=('black', 'white'), BOARD_COLOR='#2E7D32',  # human_play.py's window
         State=State, square_action=square_action, heuristic=heuristic, score=score, random_action=random_action,
-        opponents=opponents)
+        opponents=opponents,
+        flipped=flipped, bits_to_squares=bits_to_squares)  # for games built on these rules (pointothello.py)
 
 
 # Play one random game on the 8x8 board when run alone

@@ -19,6 +19,7 @@ GAMES = {
     'othello6': 'othello:6',
     'othello8': 'othello:8',
     'othello8planes': 'othello:8:seed004',   # 8x8 Othello with seed 004's 8 input planes
+    'pointothello': 'pointothello',         # seed 000's point-scoring Othello
 }
 DEFAULT_GAME = 'tictactoe'
 
