@@ -17,7 +17,8 @@ from alphazero.files import playing_sims
 from alphazero.exact import describe, exact_strength
 from alphazero.games import add_game_flag, load_game, parse_game_args, playing_model_path
 from alphazero.gtp import EnginePlayer
-from alphazero.match import FunctionPlayer, describe_match, distinct_openings, match_summary, play_games
+from alphazero.match import (FunctionPlayer, describe_match, distinct_openings, duplicate_starts, match_summary,
+                             play_games)
 from evaluate_network import match_pairings, mcts_player, player_points
 from pv_mcts import PV_EVALUATE_COUNT
 from self_play import add_search_flags, check_positive, non_negative_int
@@ -60,8 +61,11 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
         # All games at once, so that the best player's searches share network calls
         pairings = [pair for _, opponent, count, _ in matches for pair in match_pairings(best, opponent, count)]
         openings = [opening for *_, match_openings in matches for opening in match_openings]
+        # A game dealt at random (point-Othello's values) is played twice per deal, colours swapped
+        starts = [duplicate_starts(game, count) for _, _, count, _ in matches]
+        starts = None if starts[0] is None else [start for match_starts in starts for start in match_starts]
         with tqdm(total=len(pairings), desc='evaluate best player', unit='game') as progress:
-            results = play_games(game.State, pairings, EP_PARALLEL, progress=progress, openings=openings)
+            results = play_games(game.State, pairings, EP_PARALLEL, progress=progress, openings=openings, starts=starts)
 
     # Points per opponent: over all games, and as first (even games) and second player (odd)
     scores = {}
@@ -98,7 +102,7 @@ def main():
                         help='games against each opponent, EP_GAME_COUNT (default: %(default)s)')
     add_engine_flags(parser)
     add_search_flags(parser, None)
-    args = parse_game_args(parser)
+    args = parse_game_args(parser, keep=('sims',))
     check_positive(args, 'games', 'sims', 'engine_games')
     evaluate_best_player(load_game(args.game), args.games, args.sims, args.cache, args.backend, args.seed,
                          engines=args.engine, engine_game_count=args.engine_games, engine_opening=args.engine_opening)

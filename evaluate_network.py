@@ -14,7 +14,7 @@ from alphazero.cli import run
 from alphazero.files import copy_file
 from alphazero.games import add_game_flag, load_game, model_path, parse_game_args
 from alphazero.inference import load_network
-from alphazero.match import MctsPlayer, play_games
+from alphazero.match import MctsPlayer, duplicate_starts, play_games
 from pv_mcts import PV_EVALUATE_COUNT
 from self_play import add_search_flags, check_positive, first_player_value, non_negative
 
@@ -54,10 +54,12 @@ def update_best_player(game=None):
     print('Change BestPlayer')
 
 
-# A search player for a model file
+# A search player for a model file; in a game with hidden information it searches only what it can
+# see (samples of the rest), as whenever it plays someone else
 def mcts_player(path, game, evaluate_count, temperature, cache=True, backend='auto', seed=None):
     network, _ = load_network(path, game, backend)
-    return MctsPlayer(Evaluator(network, cache), evaluate_count, temperature, np.random.default_rng(seed))
+    return MctsPlayer(Evaluator(network, cache), evaluate_count, temperature, np.random.default_rng(seed),
+                      determinize=getattr(game, 'determinize', None))
 
 
 # Evaluate latest against best; returns whether latest is better (then, with `update`, it replaced
@@ -71,7 +73,8 @@ def evaluate_network(game=None, game_count=EN_GAME_COUNT, evaluate_count=PV_EVAL
 
     # Play the games, all at once
     with tqdm(total=game_count, desc='evaluate latest vs best', unit='game') as progress:
-        results = play_games(game.State, match_pairings(latest, best, game_count), progress=progress)
+        results = play_games(game.State, match_pairings(latest, best, game_count), progress=progress,
+                             starts=duplicate_starts(game, game_count))
     average = average_point(results)
     print('AveragePoint', average)
 

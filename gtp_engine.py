@@ -195,9 +195,11 @@ def main():
     add_game_flag(parser)
     parser.add_argument('--model', help="a model file, .h5 or .onnx (default: the game's best.h5, on onnxruntime when its export is current)")
     parser.add_argument('--sims', type=int, help=f'search simulations per move (default: what the model records, else {PV_EVALUATE_COUNT})')
-    args = parse_game_args(parser)
+    args = parse_game_args(parser, keep=('sims',))
     if args.sims is not None and args.sims < 1:
         raise UserError('--sims must be at least 1')
+    if getattr(load_game(args.game), 'RANDOM_START', False):
+        raise UserError(f'{args.game} cannot be played over GTP: the protocol cannot tell the values dealt to a game')
 
     # Standard output carries GTP only: keep a copy of it for the answers and send fd 1 to stderr,
     # so that nothing printed by a library can reach the GUI
@@ -209,7 +211,7 @@ def main():
     path = args.model or playing_model_path(game)
     network, description = load_network(path, game)
     sims, why = playing_sims(args.sims, path, PV_EVALUATE_COUNT)
-    player = MctsPlayer(Evaluator(network), sims, 0.0, np.random.default_rng(0))
+    player = MctsPlayer(Evaluator(network), sims, 0.0, np.random.default_rng(0), determinize=getattr(game, 'determinize', None))
     print(f'{ENGINE_NAME}: {game.NAME}, {description}, {sims} simulations per move ({why})', file=sys.stderr)
     session = GtpSession(game, lambda state: player.choose([state])[0][0],
                          log=lambda text: print(text, file=sys.stderr, flush=True))

@@ -8,10 +8,14 @@
 import argparse
 import sys
 
+import numpy as np
+
+from alphazero.batched_mcts import Evaluator
 from alphazero.cli import UserError, run
 from alphazero.files import playing_sims
 from alphazero.games import add_game_flag, load_game, parse_game_args, player_value, playing_model_path
 from alphazero.inference import load_network
+from alphazero.match import MctsPlayer
 from pv_mcts import PV_EVALUATE_COUNT, pv_mcts_action
 
 # Parameters
@@ -48,6 +52,9 @@ def board_text(state, game):
     legal_actions = state.legal_actions()
     width = len(str(game.ACTION_COUNT - 1))
     by_column = moves_are_columns(game)
+    values = getattr(state, 'values', None)  # point-Othello: each stone's value beside its mark
+    if values:
+        width = 4
     lines = []
     for y in range(rows):
         marks = []
@@ -55,11 +62,14 @@ def board_text(state, game):
             square = y * columns + x
             action = game.square_action(square)
             label = str(action) if cells[square] == 0 and action in legal_actions and not by_column else '.'
-            marks.append(MARKS.get(cells[square], label).rjust(width))
+            mark = MARKS.get(cells[square], label)
+            marks.append((f'{mark}{values[square]:+d}' if values and cells[square] else mark).rjust(width))
         lines.append(' '.join(marks))
     if by_column:
         actions = [game.square_action(x) for x in range(columns)]
         lines.append(' '.join((str(a) if a in legal_actions else ' ').rjust(width) for a in actions).rstrip())
+    if hasattr(game, 'status'):
+        lines.append(game.status(state))
     return '\n'.join(lines)
 
 
@@ -109,13 +119,14 @@ def play_window(game, next_action, human_first):
     stone_colors = getattr(game, 'STONE_COLORS', None)
     board_color = getattr(game, 'BOARD_COLOR', '#00A0FF')
     line_color = '#333333' if stone_colors else '#0077BB'
+    status_height = 50 if hasattr(game, 'status') else 30  # room for a second status line
 
     class GameUI(tk.Frame):
         def __init__(self, master=None):
             tk.Frame.__init__(self, master)
             self.master.title('AlphaZero ' + game.NAME)
             self.state = game.State()
-            self.canvas = tk.Canvas(self, width=columns * SQUARE_SIZE, height=rows * SQUARE_SIZE + 30,
+            self.canvas = tk.Canvas(self, width=columns * SQUARE_SIZE, height=rows * SQUARE_SIZE + status_height,
                                     highlightthickness=0)
             self.canvas.bind('<Button-1>', self.turn_of_human)
             self.canvas.pack()
@@ -171,6 +182,9 @@ def play_window(game, next_action, human_first):
                 if owner and stone_colors:
                     self.canvas.create_oval(x + 8, y + 8, x + SQUARE_SIZE - 8, y + SQUARE_SIZE - 8, width=1,
                                             outline='#333333', fill=stone_colors[0 if owner == 1 else 1])
+                    if hasattr(self.state, 'values'):  # point-Othello: the stone's value on it
+                        self.canvas.create_text(x + SQUARE_SIZE // 2, y + SQUARE_SIZE // 2, text=f'{self.state.values[index]:+d}',
+                                                fill='#FFFFFF' if owner == 1 else '#000000', font=('Helvetica', 16, 'bold'))
                 elif owner == 1:
                     self.canvas.create_oval(x + 10, y + 10, x + SQUARE_SIZE - 10, y + SQUARE_SIZE - 10, width=2, outline='#FFFFFF')
                 elif owner == -1:
@@ -185,7 +199,9 @@ def play_window(game, next_action, human_first):
                 status = 'your move' if human_to_move else 'AI is thinking...'
             if stone_colors:
                 status = f'you: {stone_colors[0 if human_first else 1]} - ' + status
-            self.canvas.create_text(columns * SQUARE_SIZE // 2, rows * SQUARE_SIZE + 15, text=status)
+            if hasattr(game, 'status'):  # point-Othello: the scores and the values to place
+                status += '\n' + game.status(self.state, stone_colors)
+            self.canvas.create_text(columns * SQUARE_SIZE // 2, rows * SQUARE_SIZE + status_height // 2, text=status)
 
     try:
         root = tk.Tk()
@@ -193,6 +209,16 @@ def play_window(game, next_action, human_first):
         raise UserError(f'cannot open a window ({error}); use --text to play in the terminal') from None
     GameUI(root).pack()
     root.mainloop()
+
+
+# The AI's move function: the book's search; in a game with hidden information (point-Othello's
+# future values) the batched search over samples of what it cannot see, so that it plays fair
+def ai_action(game, network, sims):
+    determinize = getattr(game, 'determinize', None)
+    if determinize is None:
+        return pv_mcts_action(network, 0.0, sims)
+    player = MctsPlayer(Evaluator(network), sims, 0.0, np.random.default_rng(), determinize=determinize)
+    return lambda state: player.choose([state])[0][0]
 
 
 def main():
@@ -203,7 +229,7 @@ def main():
     parser.add_argument('--second', action='store_true', help='let the AI move first')
     parser.add_argument('--sims', type=int, help=f'search simulations per move (default: what the model records, else {PV_EVALUATE_COUNT})')
     parser.add_argument('--model', help="a model file, .h5 or .onnx (default: the game's best.h5, on onnxruntime when its export is current)")
-    args = parse_game_args(parser)
+    args = parse_game_args(parser, keep=('sims',))
     if args.sims is not None and args.sims < 1:
         raise UserError('--sims must be at least 1')
     game = load_game(args.game)
@@ -211,7 +237,7 @@ def main():
     network, description = load_network(path, game)
     sims, why = playing_sims(args.sims, path, PV_EVALUATE_COUNT)
     print(f'AI: {description}, {sims} simulations per move ({why})', file=sys.stderr)
-    next_action = pv_mcts_action(network, 0.0, sims)
+    next_action = ai_action(game, network, sims)
     if args.text:
         play_text(game, next_action, not args.second)
     else:

@@ -94,7 +94,7 @@ def main():
                         help=f'the page\'s starting number of simulations per move (default: what the model records, '
                              f'else {PV_EVALUATE_COUNT})')
     parser.add_argument('--model', help="an .onnx file (default: the game's best.onnx, exported from best.h5 when needed)")
-    args = parse_game_args(parser)
+    args = parse_game_args(parser, keep=('sims',))
     if args.sims is not None and args.sims < 1:
         raise UserError('--sims must be at least 1')
     if not 0 <= args.port <= 65535:

@@ -28,6 +28,7 @@ INPUT_SHAPE = (SIZE, SIZE, 8)  # own stones, opponent's, own points, opponent's 
 ACTION_COUNT = SIZE * SIZE + 1
 PASS = SIZE * SIZE
 MOVES = SIZE * SIZE - 4        # stones placed in a full game: one value each
+RANDOM_START = True            # each game is dealt its values: evaluations play duplicate games
 VALUE_RANGE = 30               # values are -30..30; the planes show them divided by this (as seed 000)
 VISIBLE = 4                    # the value to place now and the next three
 STONE_COLORS = ('black', 'white')  # human_play.py's window
@@ -140,10 +141,19 @@ class State:
         marks = {1: 'o', -1: 'x'}
         rows = [' '.join(f'{marks[cells[r * SIZE + c]]}{self.values[r * SIZE + c]:+3d}' if cells[r * SIZE + c] else '  . '
                          for c in range(SIZE)) for r in range(SIZE)]
-        own, other = self.scores()
-        first, second = (own, other) if self.is_first_player() else (other, own)
-        values = ' '.join(f'{v:+d}' for v in self.visible_values()) or 'none'
-        return '\n'.join(rows + [f'score o {first}, x {second}; to place: {values}'])
+        return '\n'.join(rows + [status(self)])
+
+
+# The line under the board: both scores and the values to place (human_play.py); `names` of the
+# first and the second player
+def status(state, names=('o', 'x')):
+    own, other = state.scores()
+    first, second = (own, other) if state.is_first_player() else (other, own)
+    text = f'score: {names[0]} {first}, {names[1]} {second}'
+    if not state.visible_values():
+        return text
+    now, *coming = state.visible_values()
+    return text + f'; to place now: {now:+}' + (f', then {" ".join(f"{v:+}" for v in coming)}' if coming else '')
 
 
 # What a player cannot see replaced by a fresh draw among the sequences it could be (same sum)

@@ -56,12 +56,16 @@ def random_opening(game, max_moves, rng):
 # Self-play: returns the history file's path and the stage's statistics
 def self_play(game=None, game_count=SP_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT,
               temperature=SP_TEMPERATURE, parallel=SP_PARALLEL, cache=True, backend='auto', seed=None,
-              dirichlet_alpha=SP_DIRICHLET_ALPHA, opening_moves=SP_RANDOM_OPENING, greedy_after=SP_GREEDY_AFTER):
+              dirichlet_alpha=SP_DIRICHLET_ALPHA, opening_moves=SP_RANDOM_OPENING, greedy_after=SP_GREEDY_AFTER,
+              peek=True):
     game = game or load_game()
     network, description = load_network(model_path(game, 'best.h5'), game, backend)
     evaluator = Evaluator(network, cache=cache)
     rng = np.random.default_rng(seed)
-    player = MctsPlayer(evaluator, evaluate_count, temperature, rng, dirichlet_alpha, SP_DIRICHLET_WEIGHT, greedy_after)
+    # In a game with hidden information the search may see it (peek), as seed 000's self-play did
+    determinize = None if peek else getattr(game, 'determinize', None)
+    player = MctsPlayer(evaluator, evaluate_count, temperature, rng, dirichlet_alpha, SP_DIRICHLET_WEIGHT, greedy_after,
+                        determinize)
     openings = [random_opening(game, opening_moves, rng) for _ in range(game_count)] if opening_moves else None
 
     # Play all games, many at a time
@@ -117,6 +121,9 @@ def add_exploration_flags(parser):
                         help='from the Nth move of a self-play game on, play the most visited move instead of '
                              'sampling at the temperature; the policy target stays the visit distribution '
                              '(default: never, as in the book)')
+    parser.add_argument('--no-peek', dest='peek', action='store_false',
+                        help='games with hidden information (pointothello): self-play searches only what a player '
+                             'sees, as every other stage does (default: self-play may see it, as in seed 000)')
 
 
 def check_positive(args, *names):
@@ -137,7 +144,8 @@ def main():
     args = parse_game_args(parser)
     check_positive(args, 'games', 'sims', 'parallel')
     path, stats = self_play(load_game(args.game), args.games, args.sims, args.temperature, args.parallel,
-                            args.cache, args.backend, args.seed, args.dirichlet, args.random_opening, args.greedy_after)
+                            args.cache, args.backend, args.seed, args.dirichlet, args.random_opening, args.greedy_after,
+                            args.peek)
     cache = f', cache hit rate {stats["cache_hit_rate"]:.1%}' if args.cache else ''
     print(f'wrote {path}: {stats["positions"]} positions from {stats["games"]} games, '
           f'{stats["positions_per_second"]:.1f} positions/s, {stats["evaluations"]} network evaluations{cache}')

@@ -127,7 +127,7 @@ def run_cycle(game, args, cycle, progress_path, training, previous_exact=None):
     def play():
         path, stats = self_play(game, args.games, args.sims, parallel=args.parallel, cache=args.cache,
                                 backend=args.backend, seed=seed, dirichlet_alpha=args.dirichlet,
-                                opening_moves=args.random_opening, greedy_after=args.greedy_after)
+                                opening_moves=args.random_opening, greedy_after=args.greedy_after, peek=args.peek)
         print(f'{path}: {stats["positions"]} positions, {stats["positions_per_second"]:.0f} positions/s')
         return dict(stats, path=path)
     stage('self_play', play)

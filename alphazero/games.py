@@ -52,14 +52,13 @@ def add_game_flag(parser):
                         help='which game to play and train (default: %(default)s)')
 
 
-def parse_game_args(parser, argv=None, overrides=None):
+def parse_game_args(parser, argv=None, overrides=None, keep=()):
     """Parse the command line, with the chosen game's DEFAULTS over the parser's own defaults, then
-    `overrides` (a preset) over those; the flags typed always win. A flag whose default is None is
-    decided later (--sims of the playing scripts: what the model records) and keeps it."""
+    `overrides` (a preset) over those; the flags typed always win. The flags named in `keep` keep
+    the parser's default (the playing scripts' --sims: what the model records, not the training's)."""
     known = vars(parser.parse_known_args(argv)[0])
     defaults = dict(getattr(load_game(known['game']), 'DEFAULTS', {}), **(overrides or {}))
-    parser.set_defaults(**{name: value for name, value in defaults.items()
-                           if name in known and parser.get_default(name) is not None})
+    parser.set_defaults(**{name: value for name, value in defaults.items() if name in known and name not in keep})
     return parser.parse_args(argv)
 
 

@@ -14,22 +14,38 @@ import numpy as np
 from alphazero.batched_mcts import search, visits_to_scores
 
 
+DETERMINIZATIONS = 4  # samples of the hidden information searched per move (games that have some)
+
+
 class MctsPlayer:
     """PV-MCTS over a batch of states, choosing by the visit counts at a temperature; from ply
     `greedy_after` of a game on, it plays the most visited move (the move distribution it returns
-    stays the one at the temperature)."""
+    stays the one at the temperature).
+
+    For a game with hidden information, `determinize(state, rng)` gives a state whose hidden part
+    is drawn anew from what the player can see; the player then searches `samples` such states per
+    move and adds up their visit counts, so it never uses what it cannot see."""
 
     def __init__(self, evaluator, evaluate_count, temperature, rng, dirichlet_alpha=0.0, dirichlet_weight=0.25,
-                 greedy_after=None):
+                 greedy_after=None, determinize=None, samples=DETERMINIZATIONS):
         self.evaluator = evaluator
         self.evaluate_count = evaluate_count
         self.temperature = temperature
         self.rng = rng
         self.root_noise = (dirichlet_alpha, dirichlet_weight, rng) if dirichlet_alpha > 0 else None
         self.greedy_after = greedy_after
+        self.determinize = determinize
+        self.samples = samples
+
+    def visits(self, states):
+        if self.determinize is None:
+            return search(self.evaluator, states, self.evaluate_count, root_noise=self.root_noise)
+        drawn = [self.determinize(state, self.rng) for state in states for _ in range(self.samples)]
+        visits = search(self.evaluator, drawn, self.evaluate_count, root_noise=self.root_noise)
+        return visits.reshape(len(states), self.samples, -1).sum(axis=1)
 
     def choose(self, states, games=None):
-        visits = search(self.evaluator, states, self.evaluate_count, root_noise=self.root_noise)
+        visits = self.visits(states)
         choices = []
         for i, (state, counts) in enumerate(zip(states, visits)):
             legal_actions = state.legal_actions()
@@ -71,10 +87,11 @@ class LiveGame:
         return len(self.moves)
 
 
-def play_games(new_state, pairings, parallel=None, record=False, progress=None, openings=None):
+def play_games(new_state, pairings, parallel=None, record=False, progress=None, openings=None, starts=None):
     """Play len(pairings) games, each between pairings[i] = (first player, second player).
 
-    Game i starts from new_state() after the moves openings[i] (none by default). Up to `parallel`
+    Game i starts from starts[i] (default: new_state()) after the moves openings[i] (none by
+    default). Up to `parallel`
     games are live at once (all of them by default); a finished game's place goes to the next one.
     Returns the finished LiveGames in order: final state, opening, moves, and the records (input
     planes, move distribution) of every player move when `record` is set.
@@ -88,7 +105,7 @@ def play_games(new_state, pairings, parallel=None, record=False, progress=None, 
         while waiting and len(live) < parallel:
             index = waiting.pop()
             opening = tuple(openings[index]) if openings else ()
-            state = new_state()
+            state = starts[index] if starts else new_state()
             for action in opening:
                 state = state.next(action)
             live[index] = LiveGame(index, state, opening)
@@ -144,6 +161,15 @@ def describe_match(summary):
     elo_text = (f'Elo {signed(summary["elo"], "-inf" if summary["all"] == 0 else "+inf")} '
                 f'(95%: {signed(summary["elo_low"], "-inf")} to {signed(summary["elo_high"], "+inf")})')
     return f'won {summary["wins"]}, drew {summary["draws"]}, lost {summary["losses"]}, {elo_text}'
+
+
+def duplicate_starts(game, count):
+    """For a game whose start is random (point-Othello's values): `count` starts in pairs, so that
+    the two games of a pair (colours swapped) are dealt the same luck. None for other games."""
+    if not getattr(game, 'RANDOM_START', False):
+        return None
+    starts = [game.State() for _ in range((count + 1) // 2)]
+    return [starts[i // 2] for i in range(count)]
 
 
 def random_moves(game, count, rng):

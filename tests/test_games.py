@@ -232,14 +232,14 @@ def test_planes_keep_the_board_geometry(name):
     assert np.array_equal(planes[..., 0], cells == 1) and np.array_equal(planes[..., 1], cells == -1)
 
 
-def image_of_start(game, square_permutation):
-    """The start position seen through a symmetry (Othello's four discs are not symmetric)."""
-    start = game.State()
+def image_of_start(game, square_permutation, start):
+    """The start position seen through a symmetry (Othello's four discs are not symmetric; a
+    point-Othello game keeps its values)."""
     if not any(start.cells()):
         return start
     image = [start.cells()[i] for i in square_permutation]
-    return game.State(sum(1 << i for i, v in enumerate(image) if v == 1),
-                      sum(1 << i for i, v in enumerate(image) if v == -1), 0)
+    bits = (sum(1 << i for i, v in enumerate(image) if v == 1), sum(1 << i for i, v in enumerate(image) if v == -1), 0)
+    return game.State(start.sequence, game.RULES.State(*bits)) if hasattr(game, 'RULES') else game.State(*bits)
 
 
 @pytest.mark.parametrize('name', sorted(GAMES))
@@ -250,7 +250,8 @@ def test_symmetries_map_positions_to_positions_and_moves_to_moves(name):
         # Play a random game and its image side by side: the image's legal moves are the images
         # of the legal moves, and its board is the image of the board, at every ply
         inverse = np.argsort(action_permutation)
-        state, image = game.State(), image_of_start(game, square_permutation)
+        state = game.State()
+        image = image_of_start(game, square_permutation, state)
         while not state.is_done():
             assert sorted(image.legal_actions()) == sorted(int(inverse[a]) for a in state.legal_actions())
             assert image.cells() == [state.cells()[i] for i in square_permutation]
@@ -307,6 +308,7 @@ def test_alpha_beta_beats_random_at_othello():
 # ----- training targets -----
 @pytest.mark.parametrize('name', sorted(GAMES))
 def test_value_targets_are_each_movers_result_even_from_a_random_opening(name):
+    from alphazero.match import LiveGame
     from self_play import first_player_value, games_to_arrays, random_opening
     game = load_game(name)
     rng = np.random.default_rng(9)
@@ -321,7 +323,7 @@ def test_value_targets_are_each_movers_result_even_from_a_random_opening(name):
             movers.append(state.is_first_player())
             records.append((state.planes(), np.zeros(game.ACTION_COUNT, np.float32)))
             state = state.next(int(rng.choice(state.legal_actions())))
-        _, _, values = games_to_arrays([(state, records)])
+        _, _, values = games_to_arrays([LiveGame(0, state, records=records)])
         first = first_player_value(state)
         assert list(values) == [first if mover else -first for mover in movers]
         results.append(first)
@@ -329,13 +331,12 @@ def test_value_targets_are_each_movers_result_even_from_a_random_opening(name):
 
 
 # ----- playing them -----
-@pytest.mark.parametrize('name', ['connect4', 'othello6'])
+@pytest.mark.parametrize('name', ['connect4', 'othello6', 'pointothello'])
 def test_a_human_plays_a_whole_text_game(name, capsys):
     import re
     from alphazero.inference import KerasNetwork
     from conftest import tiny_model
-    from human_play import board_text, play_text
-    from pv_mcts import pv_mcts_action
+    from human_play import ai_action, board_text, play_text
     game = load_game(name)
     # The human types the last legal move offered, after one illegal answer
     answers = []
@@ -344,15 +345,18 @@ def test_a_human_plays_a_whole_text_game(name, capsys):
         legal = [int(a) for a in re.findall(r'\d+', prompt)]
         answers.append(legal)
         return 'x' if len(answers) == 1 else str(legal[-1])
-    ai = pv_mcts_action(KerasNetwork(tiny_model(0, rules=game)), 0.0, 4)
+    ai = ai_action(game, KerasNetwork(tiny_model(0, rules=game)), 4)
     ended = play_text(game, ai, name == 'connect4', read)
     assert ended.is_done() and len(answers) > 3
     out = capsys.readouterr().out
     assert out.strip().splitlines()[-1] in ('You win', 'You lose', 'Draw')
     # The board labels exactly the legal moves with their numbers
     state = game.State()
-    labels = {int(t) for t in re.findall(r'\d+', board_text(state, game))}
+    board = board_text(state, game).splitlines()[:game.BOARD_SHAPE[0] + (name == 'connect4')]  # no status line
+    labels = {int(t) for t in re.findall(r'(?<![+-])\b\d+', '\n'.join(board))}  # not a stone's value
     assert labels == set(state.legal_actions())
+    if name == 'pointothello':  # stones show their values; the scores and the values to place follow
+        assert 'o+0' in board_text(state, game) and board_text(state, game).splitlines()[-1].startswith('score: o 0, x 0; to place now:')
     if name == 'connect4':  # stones and empty squares above, the legal columns numbered below
         assert 'number shown under a column' in out
         full = game.State()
@@ -366,7 +370,7 @@ def test_each_game_brings_its_training_defaults_and_flags_still_win():
     import train_cycle
     book = train_cycle.parse_args([])
     assert (book.filters, book.blocks, book.games, book.sims, book.gate) == (128, 16, 500, 50, True)
-    for name in ('connect4', 'othello6', 'othello8'):
+    for name in GAMES:
         args = train_cycle.parse_args(['--game', name])
-        assert all(getattr(args, key) == value for key, value in load_game(name).DEFAULTS.items())
+        assert all(getattr(args, key) == value for key, value in getattr(load_game(name), 'DEFAULTS', {}).items())
     assert train_cycle.parse_args(['--game', 'othello8', '--sims', '9']).sims == 9

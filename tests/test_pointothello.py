@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import pointothello as po
+from alphazero.games import load_game
 from test_games import SimpleOthello
 
 
@@ -127,3 +128,50 @@ def test_the_opponents_only_use_what_a_player_sees(name):
     move = player(state)
     random.seed(0)
     assert player(twin) == move
+
+
+def test_the_ai_searches_only_what_it_can_see():
+    from alphazero.batched_mcts import Evaluator
+    from alphazero.inference import KerasNetwork
+    from alphazero.match import MctsPlayer
+    from conftest import tiny_model
+    network = KerasNetwork(tiny_model(0, rules=po))
+    state = po.State(rng=np.random.default_rng(8))
+    for action in (19, 18, 17, 9):
+        state = state.next(action) if action in state.legal_actions() else state.next(state.legal_actions()[0])
+    twin = hidden_twin(state, 2)
+
+    def fair(position):
+        player = MctsPlayer(Evaluator(network), 60, 0.0, np.random.default_rng(0), determinize=po.determinize)
+        return player.visits([position])[0]
+    assert np.array_equal(fair(state), fair(twin))   # the same samples of what it cannot see, the same search
+    assert fair(state).sum() == 4 * 59               # 4 samples of 60 simulations (the first expands the root)
+
+
+def test_evaluations_deal_each_sequence_twice_with_colours_swapped():
+    from alphazero.match import FunctionPlayer, duplicate_starts, play_games
+    starts = duplicate_starts(po, 6)
+    assert starts[0] is starts[1] and starts[2] is starts[3] and starts[0].sequence != starts[2].sequence
+    assert duplicate_starts(load_game('othello8'), 6) is None
+    greedy, other = FunctionPlayer(po.opponents()['VS_Greedy']), FunctionPlayer(po.random_action)
+    played = play_games(po.State, [(greedy, other), (other, greedy)] * 3, starts=starts)
+    assert [g.state.sequence for g in played] == [s.sequence for s in starts]
+
+
+def test_self_play_peeks_only_when_allowed(workdir):
+    from alphazero.files import read_history, save_model
+    from conftest import tiny_model
+    from self_play import self_play
+    save_model(tiny_model(0, rules=po), 'runs/pointothello/model/best.h5')
+    for peek in (True, False):
+        path, stats = self_play(po, game_count=2, evaluate_count=4, seed=0, peek=peek)
+        position, policy, value = read_history(path, po)
+        assert position.shape[1:] == (8, 8, 8) and len(value) == stats['positions'] >= 2 * 50
+        assert set(np.unique(value)) <= {-1, 0, 1}
+
+
+def test_gtp_refuses_point_othello_in_one_line(workdir):
+    from test_pipeline import run_script
+    result = run_script('gtp_engine.py', '--game', 'pointothello', cwd=workdir, timeout=60)
+    assert result.returncode == 2 and result.stderr.strip() == (
+        'error: pointothello cannot be played over GTP: the protocol cannot tell the values dealt to a game')
