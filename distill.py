@@ -1,0 +1,164 @@
+# ====================
+# Distillation (beyond the book: seed 000)
+# ====================
+# A big network plays well but slowly. Here it teaches a small one: the teacher plays --games
+# self-play games with its search, and a fresh, smaller student learns the teacher's move
+# distributions and the games' results (the student never plays). Seed 000 did this to run a
+# 5-block network in the browser after training a 10-block one.
+#
+#   python distill.py --game othello8 --teacher runs/othello8/model/best.h5 --blocks 2 --filters 32 --games 500
+#
+# Writes the student as runs/NAME/model/student.h5 and .onnx (play it with --model), and
+# student.json: how it was made and how it measured against its teacher (its agreement with the
+# teacher's move on held-out games, a duplicate match at equal simulations, sizes and speeds).
+
+import argparse
+import json
+import os
+import tempfile
+import time
+
+import numpy as np
+from tqdm import tqdm
+
+from alphazero.batched_mcts import Evaluator
+from alphazero.cli import UserError, quiet_keras, run
+from alphazero.files import atomic_output, save_model
+from alphazero.games import add_game_flag, load_game, model_path, parse_game_args
+from alphazero.inference import OnnxNetwork, load_network
+from alphazero.match import MctsPlayer, duplicate_starts, match_summary, play_games
+from dual_network import add_network_flags, build_network, check_network_flags, describe_network, network_arguments
+from evaluate_network import match_pairings, player_points
+from export import export
+from self_play import SP_DIRICHLET_WEIGHT, add_exploration_flags, games_to_arrays, random_opening
+from train_network import RN_BATCH_SIZE, compile_model, replay_sample
+
+# Parameters
+DS_GAME_COUNT = 500       # teacher self-play games
+DS_EPOCHS = 10            # passes over the teacher's positions
+DS_HELD_OUT = 0.1         # share of the games kept to measure the student's agreement with the teacher
+DS_MATCH_GAMES = 40       # student vs teacher games at equal simulations (duplicate pairs where dealt)
+DS_FILTERS, DS_BLOCKS = 32, 2  # the student's size unless --filters and --blocks say otherwise
+SPEED_BATCH = 128         # positions per network call when timing the two networks
+
+
+# The teacher's games: positions, its move distributions and the results, per game
+def teacher_games(game, teacher, args, rng):
+    player = MctsPlayer(Evaluator(teacher), args.sims, 1.0, rng, args.dirichlet, SP_DIRICHLET_WEIGHT, args.greedy_after)
+    openings = [random_opening(game, args.random_opening, rng) for _ in range(args.games)] if args.random_opening else None
+    with tqdm(total=args.games, desc='teacher self-play', unit='game') as progress:
+        return play_games(game.State, [(player, player)] * args.games, record=True, progress=progress, openings=openings)
+
+
+# The student learns the teacher's distributions and the results, each position in a random symmetry
+def train_student(game, network, data, epochs, batch_size, rng, seed=None):
+    quiet_keras()
+    import keras
+    if seed is not None:
+        keras.utils.set_random_seed(seed)
+    model = build_network(game, **network)
+    compile_model(model)
+    with tqdm(total=epochs, desc='train the student', unit='epoch') as bar:
+        for _ in range(epochs):
+            position, policy, value = replay_sample(game, *data, len(data[2]), rng)
+            history = model.fit(position, [policy, value], batch_size=batch_size, epochs=1, verbose=0)
+            bar.set_postfix(loss=f'{history.history["loss"][-1]:.3f}')
+            bar.update(1)
+    return model
+
+
+# The share of positions where the student's most likely move is the teacher's most visited one
+def agreement(student, position, policy):
+    predicted, _ = student(position)
+    return float(np.mean(predicted.argmax(axis=1) == policy.argmax(axis=1)))
+
+
+# Positions per second of a network on onnxruntime, in calls of SPEED_BATCH positions
+def positions_per_second(network, position, seconds=3.0):
+    batch = position[:SPEED_BATCH]
+    network(batch)
+    calls, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        network(batch)
+        calls += 1
+    return calls * len(batch) / (time.perf_counter() - start)
+
+
+def main():
+    parser = argparse.ArgumentParser(description='Distill a trained network (the teacher) into a smaller one (the '
+                                                 'student) from the teacher\'s self-play games.')
+    add_game_flag(parser)
+    parser.add_argument('--teacher', required=True, help='the teacher model (.h5 or .onnx)')
+    parser.add_argument('--games', type=int, default=DS_GAME_COUNT, help='teacher self-play games (default: %(default)s)')
+    parser.add_argument('--sims', type=int, default=50, help='the teacher\'s simulations per move (default: %(default)s)')
+    parser.add_argument('--epochs', type=int, default=DS_EPOCHS, help='passes over the teacher\'s positions (default: %(default)s)')
+    parser.add_argument('--match-games', type=int, default=DS_MATCH_GAMES,
+                        help='student vs teacher games at equal simulations (default: %(default)s)')
+    parser.add_argument('--seed', type=int, help='random seed of the games, the split and the student')
+    add_exploration_flags(parser)
+    add_network_flags(parser)
+    parser.set_defaults(filters=DS_FILTERS, blocks=DS_BLOCKS)
+    args = parse_game_args(parser, keep=('games', 'sims', 'filters', 'blocks'))
+    check_network_flags(args)
+    if min(args.games, args.sims, args.epochs) < 1 or args.match_games < 0:
+        raise UserError('--games, --sims and --epochs must be at least 1, --match-games at least 0')
+    game = load_game(args.game)
+    rng = np.random.default_rng(args.seed)
+    teacher, description = load_network(args.teacher, game)
+    if not isinstance(teacher, OnnxNetwork):  # both networks play (and are timed) on onnxruntime
+        teacher_onnx = os.path.join(tempfile.mkdtemp(), 'teacher.onnx')
+        export(args.teacher, teacher_onnx, game)
+        teacher, description = OnnxNetwork(teacher_onnx), f'{args.teacher} on onnxruntime (exported for this run)'
+    print(f'teacher: {description}')
+
+    # The teacher's games, split by game: most to learn from, some to measure agreement on
+    played = teacher_games(game, teacher, args, rng)
+    held_out = max(1, round(DS_HELD_OUT * len(played))) if len(played) > 1 else 0
+    learn, measure = games_to_arrays(played[held_out:]), games_to_arrays(played[:held_out]) if held_out else None
+
+    # The student, from scratch
+    network = network_arguments(args)
+    model = train_student(game, network, learn, args.epochs, RN_BATCH_SIZE, rng, args.seed)
+    student_path = model_path(game, 'student.h5')
+    save_model(model, student_path, args.sims)
+    export(student_path, game=game)
+    student = OnnxNetwork(os.path.splitext(student_path)[0] + '.onnx')
+
+    # How it measures against its teacher
+    report = {'game': game.NAME, 'teacher': args.teacher, 'teacher_games': args.games, 'sims': args.sims,
+              'epochs': args.epochs, 'student': describe_network(**network), 'parameters': model.count_params(),
+              'positions_learned': len(learn[2])}
+    if measure:
+        report['agreement'] = agreement(student, measure[0], measure[1])
+        report['agreement_positions'] = len(measure[2])
+    sizes = {name: os.path.getsize(network.path) for name, network in (('teacher', teacher), ('student', student))}
+    report['file_bytes'] = sizes
+    report['positions_per_second'] = {'teacher': positions_per_second(teacher, learn[0]),
+                                      'student': positions_per_second(student, learn[0])}
+    if args.match_games:
+        determinize = getattr(game, 'determinize', None)
+        students = MctsPlayer(Evaluator(student), args.sims, 0.0, rng, determinize=determinize)
+        teachers = MctsPlayer(Evaluator(teacher), args.sims, 0.0, rng, determinize=determinize)
+        with tqdm(total=args.match_games, desc='student vs teacher', unit='game') as progress:
+            results = play_games(game.State, match_pairings(students, teachers, args.match_games), progress=progress,
+                                 starts=duplicate_starts(game, args.match_games))
+        report['vs_teacher'] = match_summary(player_points(results))
+    with atomic_output(model_path(game, 'student.json')) as temporary:
+        with open(temporary, 'w') as f:
+            json.dump(report, f, indent=1)
+
+    # Say it in a few lines
+    print(f'student: {report["student"]}, {report["parameters"]:,} parameters, ONNX {sizes["student"] / 1e6:.2f} MB '
+          f'(teacher {sizes["teacher"] / 1e6:.2f} MB), learned from {report["positions_learned"]:,} positions')
+    if measure:
+        print(f'agrees with the teacher\'s move in {report["agreement"]:.1%} of {len(measure[2]):,} held-out positions')
+    speed = report['positions_per_second']
+    print(f'onnxruntime, batch {SPEED_BATCH}: student {speed["student"]:,.0f} positions/s, teacher {speed["teacher"]:,.0f}')
+    if args.match_games:
+        print(f'student vs teacher at {args.sims} simulations: {report["vs_teacher"]["all"]:.3f} in {args.match_games} games')
+    flag = '' if game.NAME == 'tictactoe' else f' --game {game.NAME}'
+    print(f'wrote {student_path} and its .onnx; play it: python human_play.py{flag} --model {student_path}')
+
+
+if __name__ == '__main__':
+    run(main)

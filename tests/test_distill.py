@@ -1,0 +1,42 @@
+"""Distillation: a teacher's self-play games teach a fresh, smaller student."""
+import json
+import types
+
+import numpy as np
+
+import game
+from alphazero.files import recorded_sims, save_model
+from alphazero.games import sample_positions
+from alphazero.inference import OnnxNetwork
+from conftest import tiny_model
+from test_pipeline import run_script
+
+
+def test_the_student_learns_what_it_is_shown():
+    from distill import agreement, train_student
+    from alphazero.inference import KerasNetwork
+    # A teacher that always plays the first legal square: the student should learn to agree
+    states = sample_positions(game, 400, seed=1)
+    position = np.stack([s.planes() for s in states])
+    policy = np.zeros((len(states), 9), np.float32)
+    policy[np.arange(len(states)), [s.legal_actions()[0] for s in states]] = 1
+    value = np.zeros(len(states), np.float32)
+    network = {'network': 'resnet', 'filters': 16, 'residual_num': 1, 'width': 64, 'layer_count': 0, 'heads': 4}
+    # The first legal square is not symmetric: train without turning the board (one symmetry)
+    identity = types.SimpleNamespace(INPUT_SHAPE=game.INPUT_SHAPE, ACTION_COUNT=game.ACTION_COUNT, SYMMETRIES=game.SYMMETRIES[:1])
+    student = train_student(identity, network, (position, policy, value), 30, 32, np.random.default_rng(0), seed=0)
+    assert agreement(KerasNetwork(student), position, policy) > 0.8
+
+
+def test_distill_writes_a_student_and_measures_it_against_its_teacher(workdir):
+    save_model(tiny_model(filters=16, blocks=2), 'model/best.h5')
+    result = run_script('distill.py', '--teacher', 'model/best.h5', '--games', '20', '--sims', '8', '--epochs', '2',
+                        '--match-games', '4', '--filters', '8', '--blocks', '1', '--seed', '0', cwd=workdir)
+    assert result.returncode == 0, result.stderr[-2000:]
+    report = json.loads((workdir / 'model' / 'student.json').read_text())
+    assert report['student'] == 'book: 1 blocks, 8 filters' and report['teacher_games'] == 20
+    assert 0 <= report['agreement'] <= 1 and report['agreement_positions'] > 0
+    assert report['vs_teacher']['games'] == 4 and report['file_bytes']['student'] < report['file_bytes']['teacher']
+    assert OnnxNetwork(str(workdir / 'model' / 'student.onnx')).input_shape == (3, 3, 2)
+    assert recorded_sims(str(workdir / 'model' / 'student.h5')) == 8
+    assert 'agrees with the teacher' in result.stdout and 'student vs teacher at 8 simulations' in result.stdout
