@@ -35,6 +35,8 @@ def rules_vectors(game, games=4, seed=0):
             vector = {'moves': list(moves), 'cells': state.cells(), 'planes': state.planes().reshape(-1).tolist(),
                       'done': state.is_done(), 'lose': state.is_lose(), 'draw': state.is_draw(),
                       'first': state.is_first_player()}
+            if hasattr(state, 'sequence'):  # point-Othello: the values dealt to the game
+                vector['sequence'] = list(state.sequence)
             if not state.is_done():
                 vector['legal'] = state.legal_actions()
                 vector['children'] = {str(a): state.next(a).cells() for a in state.legal_actions()}
@@ -72,7 +74,7 @@ def search_vectors(name, simulations=40):
         recorder = RecordingNetwork(network)
         visits = pv_mcts_visits(recorder, state, simulations)
         vectors.append({'game': name, 'moves': moves, 'simulations': simulations, 'visits': visits,
-                        'outputs': recorder.outputs})
+                        'outputs': recorder.outputs, **({'sequence': list(state.sequence)} if hasattr(state, 'sequence') else {})})
     return vectors
 
 
@@ -143,6 +145,16 @@ def test_othello_on_a_phone_sized_screen(workdir):
     export('runs/othello8/model/best.h5', game=othello8)
     result, _ = browse(workdir, 'othello', '--game', 'othello8')
     assert re.search(r'played to \d+ discs \(\d+-\d+\); the board is \d+ px wide', result.stdout)
+
+
+def test_a_whole_point_othello_game_in_the_browser(workdir):
+    from alphazero.files import save_model
+    from export import export
+    pointothello = load_game('pointothello')
+    save_model(tiny_model(0, rules=pointothello), 'runs/pointothello/model/best.h5', sims=4)
+    export('runs/pointothello/model/best.h5', game=pointothello)
+    result, _ = browse(workdir, 'points', '--game', 'pointothello')
+    assert re.search(r'played \d+ moves: (You win|You lose|Draw) \(-?\d+ to -?\d+\)', result.stdout)
 
 
 def test_a_missing_model_is_explained_on_the_page_and_in_the_log(workdir):

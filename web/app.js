@@ -7,7 +7,7 @@
 
 import * as ort from '/ort/ort.wasm.min.mjs';
 import { GAMES } from './games.js';
-import { bestAction, search } from './mcts.js';
+import { bestAction, fairSearch } from './mcts.js';
 
 // Board, grid lines, and the first and second player's stones (tic-tac-toe draws the book's o and x)
 const COLORS = {
@@ -17,6 +17,7 @@ const COLORS = {
   othello8: { board: '#2e7d32', lines: '#1b4d1e', stones: ['#111', '#fafafa'], names: ['black', 'white'] },
 };
 COLORS.othello8planes = COLORS.othello8;
+COLORS.pointothello = COLORS.othello8;
 
 const $ = (id) => document.getElementById(id);
 let game, session, colors;
@@ -50,7 +51,8 @@ function levels(trained) {
 }
 
 // ----- drawing -----
-function stoneElement(player) {
+// A stone (point-Othello: with its value on it), or tic-tac-toe's o or x
+function stoneElement(player, value) {
   if (!colors.stones) {
     const mark = document.createElement('span');
     mark.className = 'mark';
@@ -60,8 +62,14 @@ function stoneElement(player) {
   const stone = document.createElement('div');
   stone.className = 'stone';
   stone.style.background = colors.stones[player];
+  if (value !== undefined) {
+    stone.textContent = `${value > 0 ? '+' : ''}${value}`;
+    stone.style.color = colors.stones[1 - player];
+  }
   return stone;
 }
+
+const signed = (value) => `${value > 0 ? '+' : ''}${value}`;
 
 // A small disc of the player's colour before its name (tic-tac-toe: the name, o or x, alone)
 function named(player) {
@@ -104,7 +112,7 @@ function render() {
     const owner = cells[square] === 1 ? 0 : cells[square] === -1 ? 1 : null;
     button.setAttribute('aria-label', `${game.actionName(game.squareAction(square))}: `
       + (owner === null ? (legal.has(square) ? 'legal move' : 'empty') : colors.names[owner]));
-    if (owner !== null) button.append(stoneElement(owner));
+    if (owner !== null) button.append(stoneElement(owner, now.values ? now.values[square] : undefined));
     if (legal.has(square)) button.classList.add('legal');
     if (square === last) button.classList.add('last');
     if (line.has(square)) button.classList.add('win');
@@ -126,7 +134,14 @@ function render() {
   // Who is who; the disc count in Othello
   const you = humanFirst ? 0 : 1;
   $('you').replaceChildren('You: ', ...named(you), ` (${humanFirst ? 'first' : 'second'}) – AI: `, ...named(1 - you));
-  if (game.discCounts) {
+  if (game.scores) {
+    // Point-Othello: both scores, and the values a player sees (the one to place now and the next three)
+    const [own, other] = game.scores(now);
+    const [first, second] = game.isFirstPlayer(now) ? [own, other] : [other, own];
+    $('score').replaceChildren(...named(0), ` ${first} points  –  `, ...named(1), ` ${second} points`);
+    const [next, ...later] = game.visibleValues(now);
+    $('upcoming').textContent = next === undefined ? '' : `To place now: ${signed(next)}; then ${later.map(signed).join('  ') || 'nothing'}`;
+  } else if (game.discCounts) {
     const [first, second] = game.discCounts(now);
     $('score').replaceChildren(...named(0), ` ${first}  –  `, ...named(1), ` ${second}`);
   }
@@ -194,7 +209,7 @@ async function afterMove() {
   render();
   const simulations = Number($('level').value);
   const position = state();
-  const result = await search(game, evaluate, position, simulations);
+  const result = await fairSearch(game, evaluate, position, simulations);
   if (mine !== generation) return;  // a move, a take-back or a new game came first
   // The search's value is for the side to move; the chart shows the human's expected score
   analysis = { ...result, state: position };

@@ -177,6 +177,84 @@ function othello(size, encoding = 'book') {
   return game;
 }
 
+// ----- point-Othello (pointothello.py): 8x8 Othello whose stones carry values -----
+// A state also holds the game's 60 values (`sequence`), how many are placed (`used`), and the value
+// of the stone on each square (`values`). A player sees the value to place now and the next three.
+const VALUE_RANGE = 30, MOVES = 60, VISIBLE = 4;
+
+// counts[k][s + 30k]: how many sequences of k values in -30..30 sum to s
+const SEQUENCE_COUNTS = (() => {
+  const counts = [Float64Array.of(1)];
+  for (let k = 1; k <= MOVES; k++) {
+    const previous = counts[k - 1], next = new Float64Array(previous.length + 2 * VALUE_RANGE);
+    previous.forEach((ways, i) => { for (let v = 0; v <= 2 * VALUE_RANGE; v++) next[i + v] += ways; });
+    counts.push(next);
+  }
+  return counts;
+})();
+
+// `count` values summing to `total`, uniformly among all such sequences (pointothello.uniform_values)
+export function uniformValues(count, total, random = Math.random) {
+  const values = [];
+  for (let left = count - 1; left >= 0; left--) {
+    const rest = SEQUENCE_COUNTS[left];
+    const ways = [];
+    for (let v = -VALUE_RANGE; v <= VALUE_RANGE; v++) {
+      const index = total - v + VALUE_RANGE * left;
+      ways.push(index >= 0 && index < rest.length ? rest[index] : 0);
+    }
+    let pick = random() * ways.reduce((a, b) => a + b, 0), choice = 0;
+    while (pick >= ways[choice] && choice < ways.length - 1) pick -= ways[choice++];
+    values.push(choice - VALUE_RANGE);
+    total -= choice - VALUE_RANGE;
+  }
+  return values;
+}
+
+function pointOthello() {
+  const board = othello(8);
+  const points = (state, stones) => stones.reduce((sum, stone, square) => sum + stone * state.values[square], 0);
+  const game = {
+    ...board, name: 'pointothello', channels: 8,
+    initial: (sequence = uniformValues(MOVES, 0)) => ({ ...board.initial(), values: new Int8Array(64), sequence, used: 0 }),
+    // The stone placed carries the next value; flipped stones keep theirs; a pass places none
+    next(state, action) {
+      const values = state.values.slice();
+      let used = state.used;
+      if (action !== board.pass) values[action] = state.sequence[used++];
+      return { ...board.next(state, action), values, sequence: state.sequence, used };
+    },
+    // The side to move's points and the opponent's
+    scores: (state) => [points(state, state.mine), points(state, state.theirs)],
+    visibleValues: (state) => state.sequence.slice(state.used, state.used + VISIBLE),
+    // What a player cannot see, drawn anew among the sequences with the same sum
+    determinize(state, random = Math.random) {
+      const known = state.used + VISIBLE;
+      if (known >= MOVES) return state;
+      const seen = state.sequence.slice(0, known);
+      const hidden = uniformValues(MOVES - known, -seen.reduce((a, b) => a + b, 0), random);
+      return { ...state, sequence: [...seen, ...hidden] };
+    },
+    // Seed 000's 8 planes: own and opponent stones, own and opponent points, the four visible values
+    planes(state) {
+      const planes = new Float32Array(64 * 8);
+      const upcoming = [...game.visibleValues(state), 0, 0, 0, 0];
+      for (let i = 0; i < 64; i++) {
+        const value = state.values[i] / VALUE_RANGE;
+        planes.set([state.mine[i], state.theirs[i], value * state.mine[i], value * state.theirs[i],
+          ...upcoming.slice(0, VISIBLE).map((v) => v / VALUE_RANGE)], 8 * i);
+      }
+      return planes;
+    },
+  };
+  const result = (state) => { const [own, other] = game.scores(state); return Math.sign(own - other); };
+  game.isLose = (state) => board.isDone(state) && result(state) < 0;
+  game.isDraw = (state) => board.isDone(state) && result(state) === 0;
+  game.terminalValue = (state) => result(state);
+  return game;
+}
+
 export const GAMES = {
   tictactoe, connect4, othello6: othello(6), othello8: othello(8), othello8planes: othello(8, 'seed004'),
+  pointothello: pointOthello(),
 };

@@ -66,6 +66,19 @@ export async function search(game, evaluate, state, simulations) {
   return { actions, visits, value: root.n ? root.w / root.n : 0 };
 }
 
+// A game with hidden information (point-Othello's future values): search `samples` draws of what
+// the player cannot see and add up the visits, so that the AI never uses it (match.py's MctsPlayer)
+export async function fairSearch(game, evaluate, state, simulations, samples = 4) {
+  if (!game.determinize) return search(game, evaluate, state, simulations);
+  let total = null;
+  for (let i = 0; i < samples; i++) {
+    const result = await search(game, evaluate, game.determinize(state), simulations);
+    total = total ? { ...total, visits: total.visits.map((n, j) => n + result.visits[j]), value: total.value + result.value }
+      : result;
+  }
+  return { ...total, value: total.value / samples };
+}
+
 // The most visited action (the book's temperature 0); the first on ties
 export function bestAction({ actions, visits }) {
   let best = 0;

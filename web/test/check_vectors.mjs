@@ -15,8 +15,8 @@ const failures = [];
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 const check = (ok, what) => { if (!ok && failures.length < 20) failures.push(what); };
 
-function replay(game, moves) {
-  let state = game.initial();
+function replay(game, moves, sequence) {
+  let state = sequence ? game.initial(sequence) : game.initial();  // point-Othello: the values dealt
   for (const action of moves) state = game.next(state, action);
   return state;
 }
@@ -27,7 +27,7 @@ for (const [name, list] of Object.entries(vectors.rules)) {
   const names = [...Array(game.actionCount).keys()].map((a) => game.actionName(a));
   check(same(names, vectors.names[name]), `${name}: move names ${names} != ${vectors.names[name]}`);
   for (const v of list) {
-    const state = replay(game, v.moves);
+    const state = replay(game, v.moves, v.sequence);
     const where = `${name} after [${v.moves}]`;
     positions += 1;
     check(same(game.cells(state), v.cells), `${where}: cells ${game.cells(state)} != ${v.cells}`);
@@ -35,10 +35,18 @@ for (const [name, list] of Object.entries(vectors.rules)) {
     check(game.isDone(state) === v.done && game.isLose(state) === v.lose && game.isDraw(state) === v.draw,
       `${where}: done/lose/draw ${game.isDone(state)}/${game.isLose(state)}/${game.isDraw(state)} != ${v.done}/${v.lose}/${v.draw}`);
     check(game.isFirstPlayer(state) === v.first, `${where}: first player`);
+    if (game.determinize) {
+      // Fair play: a sample of the hidden values keeps what a player sees, and the sum
+      const sample = game.determinize(state);
+      const known = state.used + 4;
+      check(same(sample.sequence.slice(0, known), state.sequence.slice(0, known)) && sample.sequence.length === 60
+        && sample.sequence.reduce((a, b) => a + b, 0) === 0 && sample.sequence.every((x) => Math.abs(x) <= 30)
+        && same(Array.from(game.planes(sample)), v.planes), `${where}: determinize`);
+    }
     // A won game shows a line of the winner's stones; no other position shows one
     const line = game.winningLine(state);
     const winner = v.first ? -1 : 1;
-    check(name.startsWith('othello') ? line === null
+    check(!['tictactoe', 'connect4'].includes(name) ? line === null
       : (line !== null) === v.lose && (!line || line.every((s) => v.cells[s] === winner)), `${where}: winning line ${line}`);
     if (v.done) continue;
     check(same(game.legalActions(state), v.legal), `${where}: legal ${game.legalActions(state)} != ${v.legal}`);
@@ -57,7 +65,7 @@ for (const v of vectors.search) {
     if (!outputs.has(key)) throw new Error(`${v.game}: the search evaluated a position Python's did not`);
     return outputs.get(key);
   };
-  const result = await search(game, evaluate, replay(game, v.moves), v.simulations);
+  const result = await search(game, evaluate, replay(game, v.moves, v.sequence), v.simulations);
   searches += 1;
   check(same(result.visits, v.visits), `${v.game} search after [${v.moves}]: visits ${result.visits} != ${v.visits}`);
 }

@@ -2,6 +2,7 @@
 //   node web/test/e2e.mjs play    URL screenshot.png   tic-tac-toe to the end: marks, level, take-back, result
 //   node web/test/e2e.mjs othello URL screenshot.png [WxH]  8x8 Othello (by default on a phone-sized
 //                                                      360x900 screen): disc count, marks, the board fits
+//   node web/test/e2e.mjs points  URL screenshot.png   a whole point-Othello game: values, scores, the result
 //   node web/test/e2e.mjs error   URL screenshot.png   the page must explain a missing model
 // Every mode fails on a console error or a failed request. Chromium is Debian's (/usr/bin/chromium,
 // or $CHROMIUM), driven by playwright-core.
@@ -36,6 +37,30 @@ try {
     const message = await page.textContent('#error');
     if (!/not found/.test(message)) fail(`the error says: ${message}`);
     console.log(`error shown: ${message}`);
+  } else if (mode === 'points') {
+    // A whole game by clicking marked legal squares; the scores shown are the sums of the values on
+    // each colour's stones, and the result follows the scores
+    const stones = () => page.$$eval('.stone', (found) => found.map((s) => [s.style.background, Number(s.textContent)]));
+    let moves = 0;
+    for (;;) {
+      await waitFor(['human', 'over', 'error']);
+      const state = await pageState();
+      if (state === 'error') fail(await page.textContent('#error'));
+      if (state === 'over') break;
+      if (!/^To place now: [+-]?\d+; then/.test(await text('#upcoming'))) fail(`upcoming values: ${await text('#upcoming')}`);
+      const legal = await squaresOf('.square.legal');
+      await page.click(`.square[data-square="${legal[moves % legal.length]}"]`);
+      moves += 1;
+    }
+    // You play black (first): the first score is yours
+    const shown = (await text('#score')).match(/-?\d+ points/g).map((s) => parseInt(s, 10));
+    const sums = [0, 0];
+    for (const [color, value] of await stones()) sums[color === 'rgb(17, 17, 17)' ? 0 : 1] += value;
+    if (sums.join() !== shown.join()) fail(`the scores ${shown} are not the sums of the stones' values ${sums}`);
+    const result = await text('#status');
+    const expected = shown[0] === shown[1] ? 'Draw' : shown[0] > shown[1] ? 'You win' : 'You lose';
+    if (result !== expected) fail(`the game ended "${result}" with scores ${shown}`);
+    console.log(`played ${moves} moves: ${result} (${shown.join(' to ')})`);
   } else if (mode === 'othello') {
     // A few moves by clicking a marked legal square; the count and the marks follow the board
     for (let move = 0; move < 6; move++) {
