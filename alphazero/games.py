@@ -20,6 +20,7 @@ GAMES = {
     'othello8': 'othello:8',
     'othello8planes': 'othello:8:seed004',   # 8x8 Othello with seed 004's 8 input planes
     'pointothello': 'pointothello',         # seed 000's point-scoring Othello
+    'shogi': 'shogi',                       # the book's simple shogi (chapter 8)
 }
 DEFAULT_GAME = 'tictactoe'
 

@@ -1,0 +1,219 @@
+# ====================
+# Simple shogi (the book's chapter 8 game; an animal-shogi-like game)
+# ====================
+# A board of 3 columns x 4 rows. Each side has a lion, a giraffe, an elephant and a chick:
+# - chick (ひよこ): one step forward; elephant (ぞう): one step diagonally; giraffe (キリン): one
+#   step orthogonally; lion (ライオン): one step in any direction;
+# - a move onto an opponent's piece captures it into the mover's hand; a captured lion ends the game;
+# - a piece in hand may be dropped on any empty square instead of moving;
+# - no promotion; a game still going after 300 plies is a draw.
+# Each side starts with giraffe, lion and elephant on its back rank from its own left, and its chick
+# in front of the lion.
+#
+# As in the book, a state is seen from the side to move: `pieces` and `enemy_pieces` are 15 numbers
+# each, 12 squares (x + 3 * y, row 0 at the far end) and 3 hand counts (chick, elephant, giraffe),
+# each side in its own orientation, so the opponent's square p is our square 11 - p.
+# An action is destination * 11 + direction: directions 0-7 move the piece that stands one step back
+# along that direction (0 = up, then clockwise), 8-10 drop a chick, an elephant or a giraffe.
+
+import random
+
+import numpy as np
+
+from alphazero.opponents import heuristic_opponents
+
+# The network's view of the game
+NAME = 'shogi'
+COLUMNS, ROWS = 3, 4
+SQUARES = COLUMNS * ROWS
+BOARD_SHAPE = (ROWS, COLUMNS)
+INPUT_SHAPE = (ROWS, COLUMNS, 14)  # per side: 4 piece planes, 3 hand flags; the side to move first
+ACTION_COUNT = SQUARES * 11
+DRAW_PLIES = 300
+
+# Pieces (0: empty), and the directions each one moves in
+CHICK, ELEPHANT, GIRAFFE, LION = 1, 2, 3, 4
+PIECE_NAMES = {CHICK: 'chick', ELEPHANT: 'elephant', GIRAFFE: 'giraffe', LION: 'lion'}
+DXY = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))  # up, then clockwise
+DIRECTIONS = {CHICK: (0,), ELEPHANT: (1, 3, 5, 7), GIRAFFE: (0, 2, 4, 6), LION: tuple(range(8))}
+DROP = 8  # direction 8 + (piece - 1): drop a chick, an elephant or a giraffe
+
+# The start, from the side to move: chick in front of the lion; giraffe, lion, elephant from the left
+START = (0, 0, 0,
+         0, 0, 0,
+         0, CHICK, 0,
+         GIRAFFE, LION, ELEPHANT,
+         0, 0, 0)
+
+# Training defaults suited to this game on a small CPU (train_cycle.py; flags override them)
+DEFAULTS = {'network': 'resnet', 'filters': 64, 'blocks': 4, 'games': 100, 'sims': 50, 'samples': 16384, 'window': 10,
+            'dirichlet': 0.5, 'random_opening': 2, 'greedy_after': 12, 'gate': False, 'eval_games': 0,
+            'best_every': 5, 'cycles': 100}
+
+
+def square_of(x, y):
+    return x + COLUMNS * y if 0 <= x < COLUMNS and 0 <= y < ROWS else None
+
+
+# The square a piece moving in `direction` came from to reach `destination`
+def source_of(destination, direction):
+    dx, dy = DXY[direction]
+    return square_of(destination % COLUMNS - dx, destination // COLUMNS - dy)
+
+
+# Game state
+class State:
+    # Initialise: the starting position unless given; `depth` counts the plies played
+    def __init__(self, pieces=None, enemy_pieces=None, depth=0):
+        self.pieces = list(pieces or START)
+        self.enemy_pieces = list(enemy_pieces or START)
+        self.depth = depth
+
+    # Lost: the side to move's lion was captured
+    def is_lose(self):
+        return LION not in self.pieces[:SQUARES]
+
+    # Draw: 300 plies without a captured lion
+    def is_draw(self):
+        return self.depth >= DRAW_PLIES and not self.is_lose()
+
+    def is_done(self):
+        return self.is_lose() or self.is_draw()
+
+    # The state after `action`, seen from the new side to move
+    def next(self, action):
+        pieces, enemy_pieces = self.pieces[:], self.enemy_pieces[:]
+        destination, direction = divmod(action, 11)
+        if direction < DROP:
+            source = source_of(destination, direction)
+            pieces[destination], pieces[source] = pieces[source], 0
+            captured = enemy_pieces[SQUARES - 1 - destination]
+            if captured:
+                enemy_pieces[SQUARES - 1 - destination] = 0
+                if captured != LION:  # a captured lion ends the game; it never goes to a hand
+                    pieces[SQUARES + captured - 1] += 1
+        else:
+            piece = direction - DROP + 1
+            pieces[SQUARES + piece - 1] -= 1
+            pieces[destination] = piece
+        return State(enemy_pieces, pieces, self.depth + 1)
+
+    # Moves of the pieces on the board, then drops, in increasing order of action
+    def legal_actions(self):
+        actions = []
+        for source, piece in enumerate(self.pieces[:SQUARES]):
+            for direction in DIRECTIONS.get(piece, ()):
+                dx, dy = DXY[direction]
+                destination = square_of(source % COLUMNS + dx, source // COLUMNS + dy)
+                if destination is not None and not self.pieces[destination]:
+                    actions.append(destination * 11 + direction)
+        for piece in (CHICK, ELEPHANT, GIRAFFE):
+            if self.pieces[SQUARES + piece - 1]:
+                actions += [square * 11 + DROP + piece - 1 for square in range(SQUARES)
+                            if not self.pieces[square] and not self.enemy_pieces[SQUARES - 1 - square]]
+        return sorted(actions)
+
+    # The first player moves on even plies
+    def is_first_player(self):
+        return self.depth % 2 == 0
+
+    # The network's input: (4, 3, 14). Per side, 4 planes of its pieces (chick, elephant, giraffe,
+    # lion) and 3 planes filled with 1 when it holds that piece in hand; the side to move first.
+    # Unlike the book, the opponent's pieces are turned into the side to move's view, so both sides'
+    # planes show one board
+    def planes(self):
+        def side(pieces):
+            board = np.array(pieces[:SQUARES])
+            return ([board == piece for piece in (CHICK, ELEPHANT, GIRAFFE, LION)]
+                    + [np.full(SQUARES, pieces[SQUARES + i] > 0) for i in range(3)])
+        enemy = self.enemy_pieces[SQUARES - 1::-1] + self.enemy_pieces[SQUARES:]
+        return np.stack(side(self.pieces) + side(enemy), axis=-1).reshape(INPUT_SHAPE).astype(np.float32)
+
+    # Squares by owner in reading order, from the first player's side (row 0 at the second player's
+    # end): +piece for the first player, -piece for the second, 0 empty
+    def cells(self):
+        mine = self.pieces[:SQUARES]
+        theirs = [-p for p in self.enemy_pieces[SQUARES - 1::-1]]
+        cells = [m or t for m, t in zip(mine, theirs)]
+        return cells if self.is_first_player() else [-c for c in reversed(cells)]
+
+    # The pieces in hand: ({piece: count} of the first player, of the second player)
+    def hands(self):
+        mine = {p: self.pieces[SQUARES + p - 1] for p in (CHICK, ELEPHANT, GIRAFFE)}
+        theirs = {p: self.enemy_pieces[SQUARES + p - 1] for p in (CHICK, ELEPHANT, GIRAFFE)}
+        return (mine, theirs) if self.is_first_player() else (theirs, mine)
+
+    # Text board from the first player's side: capitals are the first player's pieces
+    def __str__(self):
+        letters = '.CEGL'
+        cells = self.cells()
+        rows = [' '.join(letters[abs(c)] if c >= 0 else letters[-c].lower() for c in cells[r * COLUMNS:(r + 1) * COLUMNS])
+                for r in range(ROWS)]
+        first, second = self.hands()
+
+        def hand(counts, case):
+            return ''.join(case(letters[p]) * n for p, n in counts.items()) or '-'
+        return '\n'.join([f'hand: {hand(second, str.lower)}'] + rows + [f'hand: {hand(first, str.upper)}'])
+
+
+# Action names for people and the text game: a move as from-square to-square ('b3b2'), a drop as
+# the piece's letter, '*' and the square ('C*a2'); squares are named from the first player's side,
+# columns a-c from the left, rows 1-4 from the top
+def square_name(square):
+    return 'abc'[square % COLUMNS] + str(square // COLUMNS + 1)
+
+
+def action_name(state, action):
+    destination, direction = divmod(action, 11)
+    turn = (lambda s: s) if state.is_first_player() else (lambda s: SQUARES - 1 - s)  # into the first player's view
+    if direction >= DROP:
+        return f'{"CEG"[direction - DROP]}*{square_name(turn(destination))}'
+    return square_name(turn(source_of(destination, direction))) + square_name(turn(destination))
+
+
+# The action a name stands for in this state (any case), or None
+def parse_action(state, text):
+    names = {action_name(state, action).lower(): action for action in state.legal_actions()}
+    return names.get(text.strip().lower())
+
+
+# Symmetry: the left-right mirror, as (square permutation, action permutation)
+def _symmetries():
+    mirror = [square_of(COLUMNS - 1 - s % COLUMNS, s // COLUMNS) for s in range(SQUARES)]
+    mirrored_direction = (0, 7, 6, 5, 4, 3, 2, 1, 8, 9, 10)
+    actions = [mirror[a // 11] * 11 + mirrored_direction[a % 11] for a in range(ACTION_COUNT)]
+    return (tuple(range(SQUARES)), tuple(range(ACTION_COUNT))), (tuple(mirror), tuple(actions))
+
+
+SYMMETRIES = _symmetries()
+
+# Material for the alpha-beta opponents (a lion is never captured but once, which ends the game)
+PIECE_VALUES = {CHICK: 1, ELEPHANT: 3, GIRAFFE: 3, LION: 0}
+
+
+def heuristic(state):
+    def material(pieces):
+        return (sum(PIECE_VALUES.get(p, 0) for p in pieces[:SQUARES])
+                + sum(PIECE_VALUES[p] * pieces[SQUARES + p - 1] for p in (CHICK, ELEPHANT, GIRAFFE)))
+    return material(state.pieces) - material(state.enemy_pieces)
+
+
+def random_action(state):
+    return random.choice(state.legal_actions())
+
+
+# The opponents of evaluate_best_player.py: random, alpha-beta on material to depths 1, 2 and 4, and
+# the book's pure MCTS player (random playouts)
+def opponents():
+    from game import mcts_action
+    return {'VS_Random': random_action, **heuristic_opponents(heuristic, (1, 2, 4)), 'VS_MCTS': mcts_action}
+
+
+# Play one random game when run alone
+if __name__ == '__main__':
+    import argparse
+    argparse.ArgumentParser(description='Play one game of random moves and print each position.').parse_args()
+    state = State()
+    while not state.is_done():
+        state = state.next(random_action(state))
+        print(state, end='\n\n')
