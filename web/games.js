@@ -254,7 +254,93 @@ function pointOthello() {
   return game;
 }
 
+// ----- the book's simple shogi (shogi.py) -----
+// A state is seen from the side to move, as in the book: `pieces` and `enemy` hold 12 squares and 3
+// hand counts each, every side in its own orientation (the opponent's square p is our 11 - p).
+// Action = destination * 11 + direction: 0-7 move the piece one step back along the direction
+// (0 = up, then clockwise), 8-10 drop a chick, an elephant or a giraffe.
+const SHOGI_STEPS = [[0, -1], [1, -1], [1, 0], [1, 1], [0, 1], [-1, 1], [-1, 0], [-1, -1]];
+const SHOGI_DIRECTIONS = { 1: [0], 2: [1, 3, 5, 7], 3: [0, 2, 4, 6], 4: [0, 1, 2, 3, 4, 5, 6, 7] };
+const SHOGI_START = [0, 0, 0, 0, 0, 0, 0, 1, 0, 3, 4, 2, 0, 0, 0];
+const shogiSquare = (x, y) => (x >= 0 && x < 3 && y >= 0 && y < 4 ? x + 3 * y : -1);
+const shogiSource = (destination, direction) => shogiSquare(destination % 3 - SHOGI_STEPS[direction][0],
+  Math.floor(destination / 3) - SHOGI_STEPS[direction][1]);
+
+const shogi = {
+  name: 'shogi', rows: 4, columns: 3, squares: 12, actionCount: 132, channels: 14,
+  initial: () => ({ pieces: SHOGI_START.slice(), enemy: SHOGI_START.slice(), depth: 0 }),
+  legalActions(s) {
+    const actions = [];
+    s.pieces.slice(0, 12).forEach((piece, source) => {
+      for (const direction of SHOGI_DIRECTIONS[piece] || []) {
+        const destination = shogiSquare(source % 3 + SHOGI_STEPS[direction][0], Math.floor(source / 3) + SHOGI_STEPS[direction][1]);
+        if (destination >= 0 && !s.pieces[destination]) actions.push(destination * 11 + direction);
+      }
+    });
+    for (const piece of [1, 2, 3]) {
+      if (!s.pieces[11 + piece]) continue;
+      for (let square = 0; square < 12; square++) {
+        if (!s.pieces[square] && !s.enemy[11 - square]) actions.push(square * 11 + 7 + piece);
+      }
+    }
+    return actions.sort((a, b) => a - b);
+  },
+  next(s, action) {
+    const pieces = s.pieces.slice(), enemy = s.enemy.slice();
+    const destination = Math.floor(action / 11), direction = action % 11;
+    if (direction < 8) {
+      const source = shogiSource(destination, direction);
+      pieces[destination] = pieces[source];
+      pieces[source] = 0;
+      const captured = enemy[11 - destination];
+      enemy[11 - destination] = 0;
+      if (captured && captured !== 4) pieces[11 + captured] += 1;  // a captured lion goes to no hand
+    } else {
+      pieces[11 + direction - 7] -= 1;
+      pieces[destination] = direction - 7;
+    }
+    return { pieces: enemy, enemy: pieces, depth: s.depth + 1 };
+  },
+  isLose: (s) => !s.pieces.slice(0, 12).includes(4),
+  isDraw: (s) => s.depth >= 300 && s.pieces.slice(0, 12).includes(4),
+  isDone: (s) => shogi.isLose(s) || shogi.isDraw(s),
+  isFirstPlayer: (s) => s.depth % 2 === 0,
+  terminalValue: (s) => (shogi.isLose(s) ? -1 : 0),
+  // Squares from the first player's side: +piece for the first player, -piece for the second
+  cells(s) {
+    const cells = s.pieces.slice(0, 12).map((mine, i) => mine || -s.enemy[11 - i]);
+    return shogi.isFirstPlayer(s) ? cells : cells.reverse().map((c) => -c);
+  },
+  // The hands: [{piece: count} of the first player, of the second]
+  hands(s) {
+    const hand = (side) => ({ 1: side[12], 2: side[13], 3: side[14] });
+    return shogi.isFirstPlayer(s) ? [hand(s.pieces), hand(s.enemy)] : [hand(s.enemy), hand(s.pieces)];
+  },
+  // 14 planes: per side (the side to move first) its chick, elephant, giraffe, lion and 3 hand flags,
+  // the opponent turned into the side to move's view
+  planes(s) {
+    const planes = new Float32Array(12 * 14);
+    const enemy = [...s.enemy.slice(0, 12).reverse(), ...s.enemy.slice(12)];
+    [s.pieces, enemy].forEach((side, k) => {
+      for (let i = 0; i < 12; i++) {
+        for (let piece = 1; piece <= 4; piece++) planes[14 * i + 7 * k + piece - 1] = side[i] === piece ? 1 : 0;
+        for (let hand = 0; hand < 3; hand++) planes[14 * i + 7 * k + 4 + hand] = side[12 + hand] > 0 ? 1 : 0;
+      }
+    });
+    return planes;
+  },
+  // Names as shogi.py's action_name: 'b3b2' for a move, 'C*a2' for a drop, from the first player's side
+  actionName(s, action) {
+    const turn = (square) => (shogi.isFirstPlayer(s) ? square : 11 - square);
+    const name = (square) => 'abc'[square % 3] + (Math.floor(square / 3) + 1);
+    const destination = Math.floor(action / 11), direction = action % 11;
+    if (direction >= 8) return `${'CEG'[direction - 8]}*${name(turn(destination))}`;
+    return name(turn(shogiSource(destination, direction))) + name(turn(destination));
+  },
+  winningLine: () => null,
+};
+
 export const GAMES = {
   tictactoe, connect4, othello6: othello(6), othello8: othello(8), othello8planes: othello(8, 'seed004'),
-  pointothello: pointOthello(),
+  pointothello: pointOthello(), shogi,
 };
