@@ -159,6 +159,16 @@ def test_a_whole_point_othello_game_in_the_browser(workdir):
     assert re.search(r'played \d+ moves: (You win|You lose|Draw) \(-?\d+ to -?\d+\)', result.stdout)
 
 
+def test_a_whole_shogi_game_in_the_browser(workdir):
+    from alphazero.files import save_model
+    from export import export
+    shogi = load_game('shogi')
+    save_model(tiny_model(0, rules=shogi), 'runs/shogi/model/best.h5', sims=4)
+    export('runs/shogi/model/best.h5', game=shogi)
+    result, _ = browse(workdir, 'shogi', '--game', 'shogi')
+    assert re.search(r'played \d+ moves \(\d+ drops\): (You win|You lose|Draw)', result.stdout)
+
+
 def test_a_missing_model_is_explained_on_the_page_and_in_the_log(workdir):
     result, log = browse(workdir, 'error', '--game', 'connect4')
     assert 'runs/connect4/model/best.onnx not found' in result.stdout

@@ -18,6 +18,10 @@ const COLORS = {
 };
 COLORS.othello8planes = COLORS.othello8;
 COLORS.pointothello = COLORS.othello8;
+COLORS.shogi = { board: '#f3dfb0', lines: '#8d6e63', stones: null, names: ['▲', '▽'] };
+const PIECE_LETTERS = ['', 'C', 'E', 'G', 'L'];           // chick, elephant, giraffe, lion
+const PIECE_TITLES = ['', 'chick', 'elephant', 'giraffe', 'lion'];
+const PIECE_STEPS = { 1: [0], 2: [1, 3, 5, 7], 3: [0, 2, 4, 6], 4: [0, 1, 2, 3, 4, 5, 6, 7] };  // shogi.py's DIRECTIONS
 
 const $ = (id) => document.getElementById(id);
 let game, session, colors;
@@ -25,6 +29,7 @@ let history = [];      // every position of the game so far, from the start
 let played = [];       // the actions between them
 let chances = [];      // the AI's estimate of the human's expected score (0 to 1) at each position
 let humanFirst = true, generation = 0, analysis = null, focusSquare = 0;
+let selected = null;   // shogi: the piece picked to move, { square } or { piece } from the hand
 
 const state = () => history[history.length - 1];
 const humanToMove = () => game.isFirstPlayer(state()) === humanFirst;
@@ -71,6 +76,31 @@ function stoneElement(player, value) {
 
 const signed = (value) => `${value > 0 ? '+' : ''}${value}`;
 
+// A shogi piece: its letter, and a dot towards each step it can take (the second player's turned round)
+function pieceElement(player, piece) {
+  const tile = document.createElement('div');
+  tile.className = 'piece';
+  tile.title = `${colors.names[player]} ${PIECE_TITLES[piece]}`;
+  tile.textContent = PIECE_LETTERS[piece];
+  if (player === 1) {  // the second player's pieces: turned round, on a darker tile
+    tile.style.transform = 'rotate(180deg)';
+    tile.style.background = '#d7ccc8';
+  }
+  for (const direction of PIECE_STEPS[piece]) {
+    const dot = document.createElement('span');
+    dot.className = `step step${direction}`;
+    tile.append(dot);
+  }
+  return tile;
+}
+
+// A square's name for people and screen readers
+const squareLabel = (square) => (game.squareName ? game.squareName(square) : game.actionName(game.squareAction(square)));
+
+// Shogi: what a click means while a piece is (or is not) picked
+const fromSelected = (now, action) => (selected.piece ? game.dropPiece(action) === selected.piece
+  : game.sourceSquare(now, action) === selected.square);
+
 // A small disc of the player's colour before its name (tic-tac-toe: the name, o or x, alone)
 function named(player) {
   if (!colors.stones) return [colors.names[player]];
@@ -92,8 +122,11 @@ function render() {
   const over = game.isDone(now);
 
   // What to mark: the legal moves on the human's turn, the last move, the winning line
-  const legal = new Set(!over && humanToMove() && document.body.dataset.state === 'human'
-    ? game.legalActions(now).map((a) => game.actionSquare(now, a)) : []);
+  // (shogi: the squares the picked piece can go to, else the pieces that can move)
+  const humanActions = !over && humanToMove() && document.body.dataset.state === 'human' ? game.legalActions(now) : [];
+  const legal = new Set(!game.sourceSquare ? humanActions.map((a) => game.actionSquare(now, a))
+    : selected ? humanActions.filter((a) => fromSelected(now, a)).map((a) => game.actionSquare(now, a))
+      : humanActions.map((a) => game.sourceSquare(now, a)).filter((s) => s >= 0));
   const last = played.length ? game.actionSquare(history[history.length - 2], played[played.length - 1]) : -1;
   const line = new Set((over && game.winningLine(now)) || []);
 
@@ -101,7 +134,10 @@ function render() {
   const shares = new Map();
   if ($('heat').checked && analysis && analysis.state === now) {
     const total = analysis.visits.reduce((a, b) => a + b, 0) || 1;
-    analysis.actions.forEach((action, i) => shares.set(game.actionSquare(now, action), analysis.visits[i] / total));
+    analysis.actions.forEach((action, i) => {
+      const square = game.actionSquare(now, action);  // shogi: the moves to one square add up
+      shares.set(square, (shares.get(square) || 0) + analysis.visits[i] / total);
+    });
   }
   for (let square = 0; square < game.squares; square++) {
     const button = document.createElement('button');
@@ -109,10 +145,13 @@ function render() {
     button.dataset.square = square;
     button.style.background = colors.board;
     button.tabIndex = square === focusSquare ? 0 : -1;
-    const owner = cells[square] === 1 ? 0 : cells[square] === -1 ? 1 : null;
-    button.setAttribute('aria-label', `${game.actionName(game.squareAction(square))}: `
-      + (owner === null ? (legal.has(square) ? 'legal move' : 'empty') : colors.names[owner]));
-    if (owner !== null) button.append(stoneElement(owner, now.values ? now.values[square] : undefined));
+    const owner = cells[square] > 0 ? 0 : cells[square] < 0 ? 1 : null;
+    const piece = game.sourceSquare && owner !== null ? Math.abs(cells[square]) : 0;
+    button.setAttribute('aria-label', `${squareLabel(square)}: ` + (owner === null ? (legal.has(square) ? 'legal move' : 'empty')
+      : `${colors.names[owner]}${piece ? ` ${PIECE_TITLES[piece]}` : ''}`));
+    if (piece) button.append(pieceElement(owner, piece));
+    else if (owner !== null) button.append(stoneElement(owner, now.values ? now.values[square] : undefined));
+    if (selected && selected.square === square) button.classList.add('picked');
     if (legal.has(square)) button.classList.add('legal');
     if (square === last) button.classList.add('last');
     if (line.has(square)) button.classList.add('win');
@@ -145,8 +184,30 @@ function render() {
     const [first, second] = game.discCounts(now);
     $('score').replaceChildren(...named(0), ` ${first}  –  `, ...named(1), ` ${second}`);
   }
+  if (game.hands) renderHands(now);
   renderMoves();
   renderChances(over);
+}
+
+// Shogi: each side's pieces in hand, the second player's above the board, the first player's below;
+// a click on one of yours picks it to drop
+function renderHands(now) {
+  game.hands(now).forEach((hand, player) => {
+    const box = $(player === 0 ? 'hand-bottom' : 'hand-top');
+    box.replaceChildren(`${colors.names[player]} in hand: `);
+    for (const piece of [1, 2, 3]) {
+      for (let i = 0; i < hand[piece]; i++) {
+        const button = document.createElement('button');
+        button.className = 'in-hand';
+        button.dataset.piece = piece;
+        button.dataset.player = player;
+        button.append(pieceElement(player, piece));
+        if (selected && selected.piece === piece && player === (humanFirst ? 0 : 1)) button.classList.add('picked');
+        button.addEventListener('click', () => { if (player === (humanFirst ? 0 : 1)) pick({ piece }); });
+        box.append(button);
+      }
+    }
+  });
 }
 
 function renderMoves() {
@@ -154,7 +215,7 @@ function renderMoves() {
   list.replaceChildren();
   for (let ply = 0; ply < played.length; ply += 2) {
     const item = document.createElement('li');
-    item.textContent = played.slice(ply, ply + 2).map((a) => game.actionName(a)).join('  ');
+    item.textContent = played.slice(ply, ply + 2).map((a, i) => game.actionName(a, history[ply + i])).join('  ');
     list.append(item);
   }
   list.scrollTop = list.scrollHeight;
@@ -190,6 +251,7 @@ function setStatus(text, pageState) {
 // ----- the game -----
 function play(action) {
   generation += 1;  // a search still running is for the old position
+  selected = null;
   history.push(game.next(state(), action));
   played.push(action);
   chances.length = history.length - 1;
@@ -236,10 +298,30 @@ const failed = (error) => showError(`The model failed: ${error.message || error}
 
 function clickSquare(square) {
   if (document.body.dataset.state !== 'human') return;
+  if (game.sourceSquare) return pick({ square });
   const action = game.squareAction(square);
   if (!game.legalActions(state()).includes(action)) return;  // an illegal square does nothing
   play(action);
   afterMove().catch(failed);
+}
+
+// Shogi: a click picks a piece (on the board or in hand) that can move, or plays the picked piece
+// to the square clicked; a click on anything else drops the pick
+function pick(target) {
+  if (document.body.dataset.state !== 'human') return;
+  const now = state(), legal = game.legalActions(now);
+  if (selected && target.square !== undefined) {
+    const action = legal.find((a) => fromSelected(now, a) && game.actionSquare(now, a) === target.square);
+    if (action !== undefined) {
+      selected = null;
+      play(action);
+      return afterMove().catch(failed);
+    }
+  }
+  const again = selected && selected.square === target.square && selected.piece === target.piece;
+  const movable = legal.some((a) => (target.piece ? game.dropPiece(a) === target.piece : game.sourceSquare(now, a) === target.square));
+  selected = movable && !again ? target : null;
+  render();
 }
 
 // Take back the human's last move and everything after it (the AI's answer)

@@ -329,13 +329,21 @@ const shogi = {
     });
     return planes;
   },
+  // For the page, squares in the first player's view: where an action lands, where it starts (-1:
+  // a drop), which piece it drops (0: none)
+  actionSquare: (s, action) => (shogi.isFirstPlayer(s) ? Math.floor(action / 11) : 11 - Math.floor(action / 11)),
+  sourceSquare(s, action) {
+    if (action % 11 >= 8) return -1;
+    const source = shogiSource(Math.floor(action / 11), action % 11);
+    return shogi.isFirstPlayer(s) ? source : 11 - source;
+  },
+  dropPiece: (action) => (action % 11 >= 8 ? action % 11 - 7 : 0),
+  squareName: (square) => 'abc'[square % 3] + (Math.floor(square / 3) + 1),
   // Names as shogi.py's action_name: 'b3b2' for a move, 'C*a2' for a drop, from the first player's side
-  actionName(s, action) {
-    const turn = (square) => (shogi.isFirstPlayer(s) ? square : 11 - square);
-    const name = (square) => 'abc'[square % 3] + (Math.floor(square / 3) + 1);
-    const destination = Math.floor(action / 11), direction = action % 11;
-    if (direction >= 8) return `${'CEG'[direction - 8]}*${name(turn(destination))}`;
-    return name(turn(shogiSource(destination, direction))) + name(turn(destination));
+  actionName(action, s) {
+    const destination = shogi.squareName(shogi.actionSquare(s, action));
+    if (action % 11 >= 8) return `${'CEG'[action % 11 - 8]}*${destination}`;
+    return shogi.squareName(shogi.sourceSquare(s, action)) + destination;
   },
   winningLine: () => null,
 };

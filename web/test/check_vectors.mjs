@@ -52,7 +52,7 @@ for (const [name, list] of Object.entries(vectors.rules)) {
       : (line !== null) === v.lose && (!line || line.every((s) => v.cells[s] === winner)), `${where}: winning line ${line}`);
     if (v.done) continue;
     check(same(game.legalActions(state), v.legal), `${where}: legal ${game.legalActions(state)} != ${v.legal}`);
-    if (v.names) check(same(v.legal.map((a) => game.actionName(state, a)), v.names), `${where}: move names`);
+    if (v.names) check(same(v.legal.map((a) => game.actionName(a, state)), v.names), `${where}: move names`);
     for (const [action, cells] of Object.entries(v.children)) {
       check(same(game.cells(game.next(state, Number(action))), cells), `${where}: cells after ${action}`);
     }

@@ -3,6 +3,7 @@
 //   node web/test/e2e.mjs othello URL screenshot.png [WxH]  8x8 Othello (by default on a phone-sized
 //                                                      360x900 screen): disc count, marks, the board fits
 //   node web/test/e2e.mjs points  URL screenshot.png   a whole point-Othello game: values, scores, the result
+//   node web/test/e2e.mjs shogi   URL screenshot.png   a whole simple-shogi game: pick a piece, then its square; drops
 //   node web/test/e2e.mjs error   URL screenshot.png   the page must explain a missing model
 // Every mode fails on a console error or a failed request. Chromium is Debian's (/usr/bin/chromium,
 // or $CHROMIUM), driven by playwright-core.
@@ -61,6 +62,31 @@ try {
     const expected = shown[0] === shown[1] ? 'Draw' : shown[0] > shown[1] ? 'You win' : 'You lose';
     if (result !== expected) fail(`the game ended "${result}" with scores ${shown}`);
     console.log(`played ${moves} moves: ${result} (${shown.join(' to ')})`);
+  } else if (mode === 'shogi') {
+    // Pick a marked piece (or a piece in hand, when there is one), then a marked square
+    let moves = 0, drops = 0;
+    for (;;) {
+      await waitFor(['human', 'over', 'error']);
+      const state = await pageState();
+      if (state === 'error') fail(await page.textContent('#error'));
+      if (state === 'over') break;
+      const inHand = await page.$$('#hand-bottom .in-hand');
+      if (inHand.length && moves % 2 === 0) {
+        await inHand[0].click();
+        drops += 1;
+      } else {
+        const movable = await squaresOf('.square.legal');
+        if (!movable.length) fail('no piece marked as able to move');
+        await page.click(`.square[data-square="${movable[moves % movable.length]}"]`);
+      }
+      const targets = await squaresOf('.square.legal');
+      if (!targets.length || !(await page.$$('.picked')).length) fail('picking a piece marks neither it nor its squares');
+      await page.click(`.square[data-square="${targets[0]}"]`);
+      moves += 1;
+    }
+    const result = await text('#status');
+    if (!['You win', 'You lose', 'Draw'].includes(result)) fail(`the game ended with "${result}"`);
+    console.log(`played ${moves} moves (${drops} drops): ${result}`);
   } else if (mode === 'othello') {
     // A few moves by clicking a marked legal square; the count and the marks follow the board
     for (let move = 0; move < 6; move++) {
