@@ -200,6 +200,9 @@ def main():
         raise UserError('--sims must be at least 1')
     if getattr(load_game(args.game), 'RANDOM_START', False):
         raise UserError(f'{args.game} cannot be played over GTP: the protocol cannot tell the values dealt to a game')
+    if not hasattr(load_game(args.game), 'square_action'):
+        raise UserError(f'{args.game} cannot be played over GTP: its moves (from a square to a square, drops) are not '
+                        'the board points GTP names; play it with human_play.py or play_web.py')
 
     # Standard output carries GTP only: keep a copy of it for the answers and send fd 1 to stderr,
     # so that nothing printed by a library can reach the GUI

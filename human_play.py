@@ -31,6 +31,8 @@ def result_text(state, human_first):
 # The move the human must make without choosing: the only legal action when no square is
 # clickable for it (Othello's pass), else None
 def forced_action(state, game):
+    if not hasattr(game, 'square_action'):  # shogi: a move is never a single square; never forced
+        return None
     rows, columns = game.BOARD_SHAPE
     legal_actions = state.legal_actions()
     clickable = {game.square_action(square) for square in range(rows * columns)}
@@ -40,6 +42,8 @@ def forced_action(state, game):
 # ----- the terminal -----
 # True when a move is a whole column (Connect Four), not a square
 def moves_are_columns(game):
+    if not hasattr(game, 'square_action'):
+        return False
     rows, columns = game.BOARD_SHAPE
     return len({game.square_action(square) for square in range(rows * columns)}) == columns
 
@@ -47,6 +51,8 @@ def moves_are_columns(game):
 # Each empty square shows the number of the move a click there would make, when it is legal; when
 # moves are columns, empty squares are dots and the legal columns are numbered below the board
 def board_text(state, game):
+    if hasattr(game, 'action_name'):  # shogi: its own board with both hands; moves are typed by name
+        return str(state)
     rows, columns = game.BOARD_SHAPE
     cells = state.cells()
     legal_actions = state.legal_actions()
@@ -73,23 +79,37 @@ def board_text(state, game):
     return '\n'.join(lines)
 
 
-# Ask until the human types a legal move; None at end of input
-def ask_action(state, read=input):
+# Ask until the human types a legal move (its number, or its name in shogi); None at end of input
+def ask_action(state, read=input, game=None):
     legal_actions = state.legal_actions()
+    named = game is not None and hasattr(game, 'action_name')
+    offered = ' '.join(game.action_name(state, a) for a in legal_actions) if named else legal_actions
     while True:
         try:
-            answer = read(f'your move {legal_actions}: ').strip()
+            answer = read(f'your move {offered}: ').strip()
         except EOFError:
             return None
-        if answer.lstrip('-').isdigit() and int(answer) in legal_actions:
+        if named and game.parse_action(state, answer) is not None:
+            return game.parse_action(state, answer)
+        if not named and answer.lstrip('-').isdigit() and int(answer) in legal_actions:
             return int(answer)
-        print(f'{answer!r} is not a legal move; type one of {legal_actions}')
+        print(f'{answer!r} is not a legal move; type one of {offered}')
+
+
+# How a move is shown: its number, or its name in shogi
+def move_text(game, state, action):
+    return game.action_name(state, action) if hasattr(game, 'action_name') else str(action)
 
 
 def play_text(game, next_action, human_first, read=input):
     state = game.State()
-    where = 'under a column' if moves_are_columns(game) else 'on a square'
-    print(f'You are {MARKS[1] if human_first else MARKS[-1]}. Type the number shown {where}.')
+    if hasattr(game, 'action_name'):
+        side = 'the capitals, moving up the board' if human_first else 'the small letters, moving down the board'
+        print(f'You play {side}. Type a move as its square and the square it goes to (b3b2), or a drop as the '
+              'piece, * and the square (C*a2); C chick, E elephant, G giraffe, L lion.')
+    else:
+        where = 'under a column' if moves_are_columns(game) else 'on a square'
+        print(f'You are {MARKS[1] if human_first else MARKS[-1]}. Type the number shown {where}.')
     while not state.is_done():
         print(board_text(state, game), end='\n\n')
         if state.is_first_player() == human_first:
@@ -97,13 +117,13 @@ def play_text(game, next_action, human_first, read=input):
             if action is not None:
                 print('you have no move and pass')
             else:
-                action = ask_action(state, read)
+                action = ask_action(state, read, game)
             if action is None:
                 print('\nbye')
                 return None
         else:
             action = next_action(state)
-            print(f'AI plays {action}')
+            print(f'AI plays {move_text(game, state, action)}')
         state = state.next(action)
     print(board_text(state, game))
     print(result_text(state, human_first))
@@ -203,12 +223,137 @@ def play_window(game, next_action, human_first):
                 status += '\n' + game.status(self.state, stone_colors)
             self.canvas.create_text(columns * SQUARE_SIZE // 2, rows * SQUARE_SIZE + status_height // 2, text=status)
 
+    open_window(GameUI)
+
+
+def open_window(frame):
+    import tkinter as tk
     try:
         root = tk.Tk()
     except tk.TclError as error:
         raise UserError(f'cannot open a window ({error}); use --text to play in the terminal') from None
-    GameUI(root).pack()
+    frame(root).pack()
     root.mainloop()
+
+
+# ----- the window for shogi: pick a piece (or a piece in hand), then the square it goes to -----
+PIECE_LETTERS = {1: 'C', 2: 'E', 3: 'G', 4: 'L'}
+
+
+def play_shogi_window(game, next_action, human_first):
+    import tkinter as tk
+
+    rows, columns = game.BOARD_SHAPE
+    hand_height = SQUARE_SIZE * 2 // 3   # a row of pieces in hand above the board (the second player's) and below
+    top = hand_height
+    me = 0 if human_first else 1
+
+    class ShogiUI(tk.Frame):
+        def __init__(self, master=None):
+            tk.Frame.__init__(self, master)
+            self.master.title('AlphaZero shogi')
+            self.state, self.picked = game.State(), None
+            self.canvas = tk.Canvas(self, width=columns * SQUARE_SIZE, height=rows * SQUARE_SIZE + 2 * hand_height + 50,
+                                    highlightthickness=0)
+            self.canvas.bind('<Button-1>', self.click)
+            self.canvas.pack()
+            self.on_draw()
+            if not human_first:
+                self.master.after(1, self.turn_of_ai)
+
+        def human_to_move(self):
+            return not self.state.is_done() and self.state.is_first_player() == human_first
+
+        # The legal actions that start from what is picked
+        def picked_actions(self):
+            return [a for a in self.state.legal_actions()
+                    if self.picked in (('square', game.action_squares(self.state, a)[0]), ('hand', game.action_squares(self.state, a)[2]))]
+
+        def click(self, event):
+            if self.state.is_done():
+                self.state, self.picked = game.State(), None
+                self.on_draw()
+                if not human_first:
+                    self.master.after(1, self.turn_of_ai)
+                return
+            if not self.human_to_move():
+                return
+            x, y = int(event.x // SQUARE_SIZE), int((event.y - top) // SQUARE_SIZE)
+            on_board = 0 <= x < columns and 0 <= event.y - top < rows * SQUARE_SIZE
+            own_hand_row = event.y >= top + rows * SQUARE_SIZE if human_first else event.y < top
+            target = (('square', y * columns + x) if on_board
+                      else ('hand', self.hand_piece_at(event.x)) if own_hand_row and event.y < top * 2 + rows * SQUARE_SIZE else None)
+            # A picked piece goes to the square clicked; else the click picks (or unpicks) a piece
+            if self.picked and target and target[0] == 'square':
+                for action in self.picked_actions():
+                    if game.action_squares(self.state, action)[1] == target[1]:
+                        self.picked = None
+                        self.state = self.state.next(action)
+                        self.on_draw()
+                        if not self.state.is_done():
+                            self.master.after(1, self.turn_of_ai)
+                        return
+            self.picked = None if target == self.picked else target
+            if not self.picked_actions():
+                self.picked = None
+            self.on_draw()
+
+        # The piece of the human's hand under x
+        def hand_piece_at(self, x):
+            pieces = [p for p, n in self.state.hands()[me].items() for _ in range(n)]
+            index = int(x // hand_height)
+            return pieces[index] if index < len(pieces) else None
+
+        def turn_of_ai(self):
+            if not self.state.is_done():
+                self.state = self.state.next(next_action(self.state))
+                self.on_draw()
+
+        # A piece: its letter, a dot towards each step it can take, turned round for the second player
+        def draw_piece(self, cx, cy, size, piece, player):
+            half = size * 0.38
+            self.canvas.create_rectangle(cx - half, cy - half, cx + half, cy + half, width=1, outline='#4E342E',
+                                         fill='#FFFAF0' if player == 0 else '#D7CCC8')
+            sign = 1 if player == 0 else -1
+            self.canvas.create_text(cx, cy, text=PIECE_LETTERS[piece], font=('Helvetica', int(size * 0.3), 'bold'),
+                                    fill='#4E342E', angle=0 if player == 0 else 180)
+            for dx, dy in (game.DXY[d] for d in game.DIRECTIONS[piece]):
+                px, py = cx + sign * dx * half * 0.75, cy + sign * dy * half * 0.75
+                self.canvas.create_oval(px - 3, py - 3, px + 3, py + 3, fill='#C62828', width=0)
+
+        def on_draw(self):
+            self.canvas.delete('all')
+            targets = {game.action_squares(self.state, a)[1] for a in self.picked_actions()} if self.picked else set()
+            board_top, board_bottom = top, top + rows * SQUARE_SIZE
+            self.canvas.create_rectangle(0, board_top, columns * SQUARE_SIZE, board_bottom, width=0, fill='#F3DFB0')
+            for i in range(1, columns):
+                self.canvas.create_line(i * SQUARE_SIZE, board_top, i * SQUARE_SIZE, board_bottom, fill='#8D6E63', width=2)
+            for i in range(1, rows):
+                self.canvas.create_line(0, board_top + i * SQUARE_SIZE, columns * SQUARE_SIZE, board_top + i * SQUARE_SIZE,
+                                        fill='#8D6E63', width=2)
+            for square, cell in enumerate(self.state.cells()):
+                x, y = (square % columns) * SQUARE_SIZE, board_top + (square // columns) * SQUARE_SIZE
+                if self.picked == ('square', square) or square in targets:
+                    self.canvas.create_rectangle(x + 2, y + 2, x + SQUARE_SIZE - 2, y + SQUARE_SIZE - 2, width=3, outline='#2962FF')
+                if cell:
+                    self.draw_piece(x + SQUARE_SIZE / 2, y + SQUARE_SIZE / 2, SQUARE_SIZE, abs(cell), 0 if cell > 0 else 1)
+            # The hands: the second player's above the board, the first player's below
+            for player, y in ((1, 0), (0, board_bottom)):
+                pieces = [p for p, n in self.state.hands()[player].items() for _ in range(n)]
+                for i, piece in enumerate(pieces):
+                    if player == me and self.picked == ('hand', piece) and pieces.index(piece) == i:
+                        self.canvas.create_rectangle(i * hand_height + 1, y + 1, (i + 1) * hand_height - 1, y + hand_height - 1,
+                                                     width=3, outline='#2962FF')
+                    self.draw_piece(i * hand_height + hand_height / 2, y + hand_height / 2, hand_height, piece, player)
+            if self.state.is_done():
+                status = result_text(self.state, human_first) + ' - click for a new game'
+            else:
+                status = ('your move: pick a piece, then its square' if self.human_to_move() else 'AI is thinking...')
+            side = 'the light pieces, moving up' if human_first else 'the dark pieces, moving down'
+            self.canvas.create_text(columns * SQUARE_SIZE // 2, board_bottom + hand_height + 25, text=f'you: {side} - {status}',
+                                    width=columns * SQUARE_SIZE - 10, justify='center')
+
+    open_window(ShogiUI)
 
 
 # The AI's move function: the book's search; in a game with hidden information (point-Othello's
@@ -240,6 +385,8 @@ def main():
     next_action = ai_action(game, network, sims)
     if args.text:
         play_text(game, next_action, not args.second)
+    elif hasattr(game, 'action_squares'):
+        play_shogi_window(game, next_action, not args.second)
     else:
         play_window(game, next_action, not args.second)
 

@@ -171,6 +171,16 @@ def action_name(state, action):
     return square_name(turn(source_of(destination, direction))) + square_name(turn(destination))
 
 
+# Where an action goes, for a board drawn from the first player's side: (source square or None for a
+# drop, destination square, the piece dropped or 0)
+def action_squares(state, action):
+    destination, direction = divmod(action, 11)
+    turn = (lambda s: s) if state.is_first_player() else (lambda s: SQUARES - 1 - s)
+    if direction >= DROP:
+        return None, turn(destination), direction - DROP + 1
+    return turn(source_of(destination, direction)), turn(destination), 0
+
+
 # The action a name stands for in this state (any case), or None
 def parse_action(state, text):
     names = {action_name(state, action).lower(): action for action in state.legal_actions()}

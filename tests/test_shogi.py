@@ -223,3 +223,27 @@ def test_the_mirror_maps_positions_to_positions_and_moves_to_moves():
 def test_alpha_beta_takes_the_lion_when_it_can(depth):
     state = position(['...', '...', '.l.', 'L.G'])
     assert shogi.opponents()[f'VS_AlphaBeta{depth}'](state) == 7 * 11 + 1   # the lion takes the lion
+
+
+def test_a_human_plays_a_whole_text_game_by_move_names(capsys):
+    from alphazero.inference import KerasNetwork
+    from conftest import tiny_model
+    from human_play import ai_action, play_text
+    asked = []
+
+    def read(prompt):  # one illegal answer, then the last move offered (drops come last)
+        offered = prompt[len('your move '):-2].split()
+        asked.append(offered)
+        return 'z9z9' if len(asked) == 1 else offered[-1].lower()
+    ended = play_text(shogi, ai_action(shogi, KerasNetwork(tiny_model(0, rules=shogi)), 4), True, read)
+    out = capsys.readouterr().out
+    assert ended.is_done() and asked[0] == ['b3b2', 'a4a3', 'b4a3', 'b4c3']
+    assert "'z9z9' is not a legal move; type one of b3b2 a4a3 b4a3 b4c3" in out
+    assert out.strip().splitlines()[-1] in ('You win', 'You lose', 'Draw') and 'AI plays ' in out
+    assert 'hand: ' in out and 'You play the capitals, moving up the board' in out
+
+
+def test_gtp_refuses_shogi_in_one_line(workdir):
+    from test_pipeline import run_script
+    result = run_script('gtp_engine.py', '--game', 'shogi', cwd=workdir, timeout=60)
+    assert result.returncode == 2 and result.stderr.strip().startswith('error: shogi cannot be played over GTP')
