@@ -75,8 +75,10 @@ def parse_args(argv=None):
     args = parse_game_args(parser, argv, PRESETS[parser.parse_known_args(argv)[0].preset])
     check_positive(args, 'cycles', 'games', 'epochs', 'best_games', 'best_every', 'engine_games', 'parallel', 'sims',
                    'window')
-    if args.eval_games < (1 if args.gate else 0) or args.samples < 0:
-        raise UserError('--eval-games must be at least 1 (0 with --no-gate), and --samples at least 0')
+    if args.eval_games < (1 if args.gate else 0):
+        raise UserError('--eval-games must be at least 1 (0 leaves them out, with --no-gate)')
+    if args.samples < 0:
+        raise UserError('--samples must be at least 0 (0: epochs over the window, as in the book)')
     check_network_flags(args)
     if args.backend == 'onnx':
         raise UserError('--backend onnx is chosen automatically here once best.onnx exists; use auto or keras')

@@ -149,7 +149,7 @@ def write_transcripts(path, games, game):
 def read_records(path, game):
     """(games, problems) of a .wtb, .csv or text transcript file; RecordError when unreadable."""
     if not os.path.isfile(path):
-        raise RecordError(f'{path}: no such file')
+        raise RecordError(f'{path}: ' + ('a folder, not a record file' if os.path.isdir(path) else 'no such file'))
     games, problems = (read_wtb if path.lower().endswith('.wtb') else read_transcripts)(path, game)
     if not games and not problems:
         problems.append(f'{path}: no games in the file')
