@@ -26,11 +26,11 @@ from alphazero.cli import UserError, quiet_keras, run
 from alphazero.files import atomic_output, save_model
 from alphazero.games import add_game_flag, load_game, model_path, parse_game_args
 from alphazero.inference import OnnxNetwork, load_network
-from alphazero.match import MctsPlayer, duplicate_starts, match_summary, play_games
+from alphazero.match import MctsPlayer, duplicate_starts, games_to_arrays, match_summary, play_games, random_opening
 from dual_network import add_network_flags, build_network, check_network_flags, describe_network, network_arguments
 from evaluate_network import match_pairings, player_points
 from export import export
-from self_play import SP_DIRICHLET_WEIGHT, add_exploration_flags, games_to_arrays, random_opening
+from self_play import SP_DIRICHLET_WEIGHT, add_exploration_flags
 from train_network import RN_BATCH_SIZE, compile_model, replay_sample
 
 # Parameters

@@ -7,17 +7,18 @@
 # leaves of every live game in one network call.
 
 import argparse
+import contextlib
 import time
 
 import numpy as np
 from tqdm import tqdm
 
-from alphazero.batched_mcts import Evaluator
 from alphazero.cli import UserError, run
 from alphazero.files import history_path, write_history
-from alphazero.games import add_game_flag, data_dir, load_game, model_path, parse_game_args, player_value, terminal_value
+from alphazero.games import add_game_flag, data_dir, load_game, model_path, parse_game_args, player_value
 from alphazero.inference import load_network
-from alphazero.match import MctsPlayer, play_games, random_moves
+from alphazero.match import play_self_play
+from alphazero.workers import add_worker_flags, worker_pool
 from pv_mcts import PV_EVALUATE_COUNT
 
 # Parameters
@@ -35,53 +36,35 @@ def first_player_value(ended_state):
     return player_value(ended_state, True)
 
 
-# Turn finished games into arrays: the value target of each move is the game's result for the
-# side that made it; going back from the end, the side flips every ply (a pass is a ply too)
-def games_to_arrays(results):
-    positions, policies, values = [], [], []
-    for ended_state, records in ((played.state, played.records) for played in results):
-        last_mover_value = -terminal_value(ended_state)
-        values += [last_mover_value * (-1) ** (len(records) - 1 - i) for i in range(len(records))]
-        positions += [planes for planes, _ in records]
-        policies += [policy for _, policy in records]
-    return np.stack(positions), np.stack(policies), np.array(values, dtype=np.float32)
-
-
-# The moves of a random opening: 0 to `max_moves` random moves (stopping before one that ends the
-# game), so that self-play also meets positions that its own good moves would never reach
-def random_opening(game, max_moves, rng):
-    return random_moves(game, rng.integers(max_moves + 1), rng)[0]
-
-
 # Self-play: returns the history file's path and the stage's statistics
 def self_play(game=None, game_count=SP_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT,
               temperature=SP_TEMPERATURE, parallel=SP_PARALLEL, cache=True, backend='auto', seed=None,
               dirichlet_alpha=SP_DIRICHLET_ALPHA, opening_moves=SP_RANDOM_OPENING, greedy_after=SP_GREEDY_AFTER,
-              peek=True):
+              peek=True, pool=None):
     game = game or load_game()
-    network, description = load_network(model_path(game, 'best.h5'), game, backend)
-    evaluator = Evaluator(network, cache=cache)
-    rng = np.random.default_rng(seed)
-    # In a game with hidden information the search may see it (peek), as seed 000's self-play did
-    determinize = None if peek else getattr(game, 'determinize', None)
-    player = MctsPlayer(evaluator, evaluate_count, temperature, rng, dirichlet_alpha, SP_DIRICHLET_WEIGHT, greedy_after,
-                        determinize)
-    openings = [random_opening(game, opening_moves, rng) for _ in range(game_count)] if opening_moves else None
+    settings = {'sims': evaluate_count, 'temperature': temperature, 'dirichlet_alpha': dirichlet_alpha,
+                'dirichlet_weight': SP_DIRICHLET_WEIGHT, 'greedy_after': greedy_after, 'opening_moves': opening_moves,
+                'peek': peek, 'parallel': parallel, 'cache': cache}
 
-    # Play all games, many at a time
+    # Play all games, many at a time (beyond the book: or on Ray workers, `pool`)
     start = time.perf_counter()
-    with tqdm(total=game_count, desc=f'self-play ({description})', unit='game') as progress:
-        results = play_games(game.State, [(player, player)] * game_count, parallel, record=True, progress=progress,
-                             openings=openings)
+    if pool is None:
+        network, description = load_network(model_path(game, 'best.h5'), game, backend)
+        with tqdm(total=game_count, desc=f'self-play ({description})', unit='game') as progress:
+            (position, policy, value), counts = play_self_play(game, network, game_count, settings,
+                                                               np.random.default_rng(seed), progress)
+    else:
+        from export import ensure_onnx
+        ensure_onnx(game)
+        (position, policy, value), counts = pool.self_play(game, model_path(game, 'best.onnx'), game_count, settings, seed)
     seconds = time.perf_counter() - start
 
     # Save the records
-    position, policy, value = games_to_arrays(results)
     path = history_path(data_dir(game))
     write_history(path, position, policy, value, evaluate_count)
     stats = {'games': game_count, 'positions': len(value), 'seconds': seconds,
-             'positions_per_second': len(value) / seconds, 'evaluations': evaluator.evaluations,
-             'cache_hit_rate': evaluator.hit_rate if cache else None}
+             'positions_per_second': len(value) / seconds, 'evaluations': counts['evaluations'],
+             'cache_hit_rate': counts['hit_rate'] if cache else None}
     return path, stats
 
 
@@ -141,11 +124,13 @@ def main():
                         help='Boltzmann temperature on the visit counts (default: %(default)s)')
     parser.add_argument('--parallel', type=int, default=SP_PARALLEL, help='games played at once (default: %(default)s)')
     add_exploration_flags(parser)
+    add_worker_flags(parser)
     args = parse_game_args(parser)
     check_positive(args, 'games', 'sims', 'parallel')
-    path, stats = self_play(load_game(args.game), args.games, args.sims, args.temperature, args.parallel,
-                            args.cache, args.backend, args.seed, args.dirichlet, args.random_opening, args.greedy_after,
-                            args.peek)
+    with worker_pool(args) or contextlib.nullcontext() as pool:
+        path, stats = self_play(load_game(args.game), args.games, args.sims, args.temperature, args.parallel,
+                                args.cache, args.backend, args.seed, args.dirichlet, args.random_opening,
+                                args.greedy_after, args.peek, pool)
     cache = f', cache hit rate {stats["cache_hit_rate"]:.1%}' if args.cache else ''
     print(f'wrote {path}: {stats["positions"]} positions from {stats["games"]} games, '
           f'{stats["positions_per_second"]:.1f} positions/s, {stats["evaluations"]} network evaluations{cache}')

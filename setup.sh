@@ -6,15 +6,17 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 PYTHON=.venv/bin/python
 stamp=.venv/.requirements.sha256
-wanted=$(sha256sum requirements.txt | cut -d' ' -f1)
+requirements=(requirements.txt)
+if [ "${WITH_RAY:-0}" = 1 ]; then requirements+=(requirements-ray.txt); fi  # optional: Ray workers
+wanted=$(cat "${requirements[@]}" | sha256sum | cut -d' ' -f1)
 if [ ! -x "$PYTHON" ]; then
     echo "setup: creating .venv" >&2
     python3 -m venv .venv
 fi
 if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
-    echo "setup: installing requirements.txt into .venv (a few minutes the first time)" >&2
+    echo "setup: installing ${requirements[*]} into .venv (a few minutes the first time)" >&2
     "$PYTHON" -m pip install --quiet --upgrade pip
-    "$PYTHON" -m pip install --quiet -r requirements.txt
+    for file in "${requirements[@]}"; do "$PYTHON" -m pip install --quiet -r "$file"; done
     echo "$wanted" > "$stamp"
 fi
 if command -v npm > /dev/null; then

@@ -9,6 +9,7 @@
 # metrics.jsonl and redraws the charts (both beside best.h5).
 
 import argparse
+import contextlib
 import json
 import os
 import time
@@ -17,6 +18,7 @@ from alphazero.cli import UserError, run
 from alphazero.files import atomic_output
 from alphazero.games import add_game_flag, load_game, model_path, parse_game_args
 from alphazero.inference import file_sha256, load_network
+from alphazero.workers import add_worker_flags, worker_pool
 from dual_network import add_network_flags, check_network_flags, describe_network, dual_network, network_arguments
 from evaluate_best_player import EP_GAME_COUNT, add_engine_flags, evaluate_best_player
 from evaluate_network import EN_GAME_COUNT, KEEP_MESSAGE, evaluate_network, update_best_player
@@ -60,6 +62,7 @@ def parse_args(argv=None):
     parser.add_argument('--best-every', type=int, default=1, metavar='K',
                         help='play the fixed opponents every K cycles and in the last one (default: %(default)s)')
     add_engine_flags(parser)
+    add_worker_flags(parser)
     parser.add_argument('--parallel', type=int, default=SP_PARALLEL, help='self-play games played at once (default: %(default)s)')
     parser.add_argument('--no-gate', dest='gate', action='store_false',
                         help='the latest network always becomes the best player, as in the AlphaZero paper '
@@ -113,7 +116,7 @@ def append_metrics(path, record):
 
 
 # ----- one cycle, stage by stage; a finished stage is skipped when resuming -----
-def run_cycle(game, args, cycle, progress_path, training, previous_exact=None):
+def run_cycle(game, args, cycle, progress_path, training, previous_exact=None, pool=None):
     progress = read_progress(progress_path, cycle)
     seed = None if args.seed is None else args.seed + cycle
 
@@ -129,7 +132,8 @@ def run_cycle(game, args, cycle, progress_path, training, previous_exact=None):
     def play():
         path, stats = self_play(game, args.games, args.sims, parallel=args.parallel, cache=args.cache,
                                 backend=args.backend, seed=seed, dirichlet_alpha=args.dirichlet,
-                                opening_moves=args.random_opening, greedy_after=args.greedy_after, peek=args.peek)
+                                opening_moves=args.random_opening, greedy_after=args.greedy_after, peek=args.peek,
+                                pool=pool)
         print(f'{path}: {stats["positions"]} positions, {stats["positions_per_second"]:.0f} positions/s')
         return dict(stats, path=path)
     stage('self_play', play)
@@ -214,19 +218,21 @@ def main():
     training = {}  # the compiled model, kept from cycle to cycle
     if records:
         print(f'{len(records)} cycles done before (from {metrics_path})')
-    for cycle in range(len(records), args.cycles):
-        if args.until_perfect and records and (records[-1].get('exact') or {}).get('perfect_play'):
-            print('the best player plays perfectly: stopping (--until-perfect)')
-            break
-        print(f'Train {cycle} (cycle {cycle + 1} of {args.cycles}) ====================')
-        progress = run_cycle(game, args, cycle, progress_path, training, records[-1].get('exact') if records else None)
+    with worker_pool(args) or contextlib.nullcontext() as pool:  # Ray workers for self-play, with --workers
+        for cycle in range(len(records), args.cycles):
+            if args.until_perfect and records and (records[-1].get('exact') or {}).get('perfect_play'):
+                print('the best player plays perfectly: stopping (--until-perfect)')
+                break
+            print(f'Train {cycle} (cycle {cycle + 1} of {args.cycles}) ====================')
+            progress = run_cycle(game, args, cycle, progress_path, training,
+                                 records[-1].get('exact') if records else None, pool)
 
-        # The cycle is done: record it, redraw the charts, forget its progress
-        records.append(metrics_record(progress, records[-1]['elapsed'] if records else 0.0, args.gate))
-        append_metrics(metrics_path, records[-1])
-        os.remove(progress_path)
-        plot_metrics(records, os.path.dirname(metrics_path))
-        print('time: ' + ', '.join(f'{name} {seconds:.1f} s' for name, seconds in progress['seconds'].items()))
+            # The cycle is done: record it, redraw the charts, forget its progress
+            records.append(metrics_record(progress, records[-1]['elapsed'] if records else 0.0, args.gate))
+            append_metrics(metrics_path, records[-1])
+            os.remove(progress_path)
+            plot_metrics(records, os.path.dirname(metrics_path))
+            print('time: ' + ', '.join(f'{name} {seconds:.1f} s' for name, seconds in progress['seconds'].items()))
 
     # Where the results are, and how to use them
     flag = '' if game.NAME == 'tictactoe' else f' --game {game.NAME}'

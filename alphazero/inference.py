@@ -31,18 +31,21 @@ class KerasNetwork:
 
 
 class OnnxNetwork:
-    def __init__(self, path, advice='move it away; `python export.py` writes it again from the .h5 file'):
+    """An exported model on onnxruntime: `path` is the .onnx file (or its bytes, as Ray workers get it)."""
+
+    def __init__(self, path, advice='move it away; `python export.py` writes it again from the .h5 file', threads=None):
         import onnxruntime
         options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = os.cpu_count() or 1
+        options.intra_op_num_threads = threads or os.cpu_count() or 1
+        name = path if isinstance(path, str) else 'the model sent'
         try:
             self.session = onnxruntime.InferenceSession(path, options, providers=['CPUExecutionProvider'])
         except Exception as error:
-            raise UserError(f'{path} is not a readable ONNX model ({str(error).splitlines()[0][:80]}): {advice}.') from None
+            raise UserError(f'{name} is not a readable ONNX model ({str(error).splitlines()[0][:80]}): {advice}.') from None
         self.path = path
         names = ([i.name for i in self.session.get_inputs()], [o.name for o in self.session.get_outputs()])
         if names != ([INPUT_NAME], list(OUTPUT_NAMES)):
-            raise UserError(f'{path} has inputs/outputs {names}, not {[INPUT_NAME]} and {list(OUTPUT_NAMES)}: {advice}.')
+            raise UserError(f'{name} has inputs/outputs {names}, not {[INPUT_NAME]} and {list(OUTPUT_NAMES)}: {advice}.')
         self.metadata = self.session.get_modelmeta().custom_metadata_map
         self.input_shape = tuple(self.session.get_inputs()[0].shape[1:])
 

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from alphazero.batched_mcts import search, visits_to_scores
+from alphazero.batched_mcts import Evaluator, search, visits_to_scores
+from alphazero.games import terminal_value
 
 
 DETERMINIZATIONS = 4  # samples of the hidden information searched per move (games that have some)
@@ -161,6 +162,41 @@ def describe_match(summary):
     elo_text = (f'Elo {signed(summary["elo"], "-inf" if summary["all"] == 0 else "+inf")} '
                 f'(95%: {signed(summary["elo_low"], "-inf")} to {signed(summary["elo_high"], "+inf")})')
     return f'won {summary["wins"]}, drew {summary["draws"]}, lost {summary["losses"]}, {elo_text}'
+
+
+# Turn finished games into arrays: the value target of each move is the game's result for the
+# side that made it; going back from the end, the side flips every ply (a pass is a ply too)
+def games_to_arrays(results):
+    positions, policies, values = [], [], []
+    for ended_state, records in ((played.state, played.records) for played in results):
+        last_mover_value = -terminal_value(ended_state)
+        values += [last_mover_value * (-1) ** (len(records) - 1 - i) for i in range(len(records))]
+        positions += [planes for planes, _ in records]
+        policies += [policy for _, policy in records]
+    return np.stack(positions), np.stack(policies), np.array(values, dtype=np.float32)
+
+
+# The moves of a random opening: 0 to `max_moves` random moves (stopping before one that ends the
+# game), so that self-play also meets positions that its own good moves would never reach
+def random_opening(game, max_moves, rng):
+    return random_moves(game, rng.integers(max_moves + 1), rng)[0]
+
+
+def play_self_play(game, network, count, settings, rng, progress=None):
+    """`count` self-play games of one network, all at once; returns the (position, policy, value)
+    arrays and the evaluator's counts. `settings`: sims, temperature, dirichlet_alpha,
+    dirichlet_weight, greedy_after, opening_moves, peek, parallel, cache (self_play.py's flags)."""
+    evaluator = Evaluator(network, cache=settings['cache'])
+    # In a game with hidden information the search may see it (peek), as seed 000's self-play did
+    determinize = None if settings['peek'] else getattr(game, 'determinize', None)
+    player = MctsPlayer(evaluator, settings['sims'], settings['temperature'], rng, settings['dirichlet_alpha'],
+                        settings['dirichlet_weight'], settings['greedy_after'], determinize)
+    opening_moves = settings['opening_moves']
+    openings = [random_opening(game, opening_moves, rng) for _ in range(count)] if opening_moves else None
+    results = play_games(game.State, [(player, player)] * count, settings['parallel'], record=True, progress=progress,
+                         openings=openings)
+    return games_to_arrays(results), {'evaluations': evaluator.evaluations, 'lookups': evaluator.lookups,
+                                      'hit_rate': evaluator.hit_rate}
 
 
 def duplicate_starts(game, count):

@@ -311,8 +311,8 @@ def test_alpha_beta_beats_random_at_othello():
 # ----- training targets -----
 @pytest.mark.parametrize('name', sorted(GAMES))
 def test_value_targets_are_each_movers_result_even_from_a_random_opening(name):
-    from alphazero.match import LiveGame
-    from self_play import first_player_value, games_to_arrays, random_opening
+    from alphazero.match import LiveGame, games_to_arrays, random_opening
+    from self_play import first_player_value
     game = load_game(name)
     rng = np.random.default_rng(9)
     results = []

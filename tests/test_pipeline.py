@@ -12,11 +12,11 @@ import game
 from alphazero.batched_mcts import Evaluator
 from alphazero.files import history_sims, read_history, recorded_sims, save_model, write_history
 from alphazero.inference import KerasNetwork, OnnxNetwork, load_network, onnx_is_current
-from alphazero.match import LiveGame, MctsPlayer, play_games
+from alphazero.match import LiveGame, MctsPlayer, games_to_arrays, play_games
 from conftest import REPO, tiny_model
 from evaluate_network import average_point, evaluate_network, first_player_point
 from export import export
-from self_play import first_player_value, games_to_arrays, self_play
+from self_play import first_player_value, self_play
 from train_network import train_network
 
 

@@ -1,0 +1,147 @@
+"""Games on Ray workers (beyond the book; optional: only --workers N imports this, and Ray).
+
+A WorkerPool starts N Ray actors, each running the batched search on its own onnxruntime session
+with cpu_count / N threads. A stage's games are split into one chunk per worker, each chunk with its
+own random seed, and the results come back in chunk order, so that with --seed the same number of
+workers plays the same games. The learner ships each new ONNX model through Ray's object store
+(workers never read its files). When a worker dies in the middle of a stage, its chunk is played
+again, with the same seed, by a worker still alive: no game is lost or counted twice.
+
+    ray start --head                      # on the first machine; prints the address to join
+    ray start --address=HEAD_IP:6379      # on each of the others
+    python train_cycle.py --game othello8 --workers 8 --ray-address HEAD_IP:6379
+"""
+import hashlib
+import os
+
+import numpy as np
+
+from alphazero.cli import UserError
+
+# The code the workers run: the project folder, sent by Ray to every machine (without data and tools)
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NOT_SENT = ['node_modules', 'runs', 'model', 'data', 'records', 'pretrained', 'docs', 'tests', 'web', 'bench']  # and .git, .venv
+
+
+def add_worker_flags(parser):
+    parser.add_argument('--workers', type=int, metavar='N',
+                        help='play the games on N Ray workers (needs Ray: WITH_RAY=1 bash setup.sh) (default: in this process)')
+    parser.add_argument('--ray-address', metavar='ADDRESS',
+                        help='join the Ray cluster at ADDRESS (`ray start --head` prints it) (default: start Ray here)')
+
+
+def worker_pool(args):
+    """A WorkerPool for --workers, or None without the flag (then Ray is never imported)."""
+    if args.workers is None:
+        if args.ray_address:
+            raise UserError('--ray-address needs --workers N')
+        return None
+    if args.workers < 1:
+        raise UserError('--workers must be at least 1')
+    return WorkerPool(args.workers, args.ray_address)
+
+
+def import_ray():
+    try:
+        import ray
+    except ImportError:
+        raise UserError('--workers needs Ray: .venv/bin/pip install -r requirements-ray.txt '
+                        '(or WITH_RAY=1 bash setup.sh)') from None
+    return ray
+
+
+class GameWorker:
+    """One Ray actor: plays chunks of games with the model it was last sent."""
+
+    def __init__(self, threads):
+        self.threads = threads
+        self.key, self.network = None, None
+
+    # The model as sent: its hash, and its bytes (from the object store); a session per version
+    def network_for(self, key, content):
+        from alphazero.inference import OnnxNetwork
+        if key != self.key:
+            self.key, self.network = key, OnnxNetwork(content, threads=self.threads)
+        return self.network
+
+    def self_play(self, key, content, game_name, count, settings, seed):
+        from alphazero.games import load_game
+        from alphazero.match import play_self_play
+        return play_self_play(load_game(game_name), self.network_for(key, content), count, settings,
+                              np.random.default_rng(seed))
+
+    def pid(self):
+        return os.getpid()
+
+
+class WorkerPool:
+    def __init__(self, workers, address=None):
+        ray = self.ray = import_ray()
+        if not ray.is_initialized():
+            try:
+                ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False,
+                         runtime_env={'working_dir': REPO, 'excludes': NOT_SENT})
+            except ConnectionError as error:
+                raise UserError(f'cannot join the Ray cluster at {address} ({error}); start it with `ray start --head`') from None
+        cpus = int(ray.cluster_resources().get('CPU', os.cpu_count() or 1))
+        threads = max(1, cpus // workers)
+        # Actors need no CPU of Ray's accounting: their threads are set here; spread them over the machines
+        actor = ray.remote(num_cpus=0, scheduling_strategy='SPREAD')(GameWorker)
+        self.actors = [actor.remote(threads) for _ in range(workers)]
+        self.workers, self.threads = workers, threads
+        self.model = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        self.close()
+
+    def close(self):
+        for actor in self.actors:
+            self.ray.kill(actor)
+        self.actors = []
+
+    def share_model(self, onnx_path):
+        """Put the model into the object store once per version; workers get it from there."""
+        with open(onnx_path, 'rb') as f:
+            content = f.read()
+        key = hashlib.sha256(content).hexdigest()
+        if self.model is None or self.model[0] != key:
+            self.model = (key, self.ray.put(content))
+        return self.model
+
+    def run(self, method, chunks):
+        """Call `method` of a free actor with each chunk's arguments; results in chunk order. A chunk
+        whose actor died goes back to the queue for the others."""
+        ray = self.ray
+        results, queue, pending, free = [None] * len(chunks), list(range(len(chunks))), {}, list(self.actors)
+        while queue or pending:
+            while queue and free:
+                index, actor = queue.pop(0), free.pop(0)
+                pending[getattr(actor, method).remote(*chunks[index])] = (index, actor)
+            [done], _ = ray.wait(list(pending), num_returns=1)
+            index, actor = pending.pop(done)
+            try:
+                results[index] = ray.get(done)
+                free.append(actor)
+            except ray.exceptions.RayActorError:
+                self.actors.remove(actor)
+                queue.insert(0, index)
+                if not self.actors:
+                    raise UserError('every Ray worker died; see the Ray logs (/tmp/ray/session_latest/logs)') from None
+        return results
+
+    def self_play(self, game, onnx_path, count, settings, seed=None):
+        """Self-play of `count` games; the same (position, policy, value) arrays and counts as
+        match.play_self_play, the chunks concatenated in order."""
+        key, content = self.share_model(onnx_path)
+        sizes = [count // self.workers + (i < count % self.workers) for i in range(self.workers)]
+        chunks = [(key, content, game.NAME, size, settings, None if seed is None else [seed, i])
+                  for i, size in enumerate(sizes) if size]
+        results = self.run('self_play', chunks)
+        arrays = tuple(np.concatenate(parts) for parts in zip(*(arrays for arrays, _ in results)))
+        evaluations = sum(c['evaluations'] for _, c in results)
+        lookups = sum(c['lookups'] for _, c in results)
+        return arrays, {'evaluations': evaluations, 'lookups': lookups,
+                        'hit_rate': 1 - evaluations / lookups if lookups else 0.0}
