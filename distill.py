@@ -26,9 +26,8 @@ from alphazero.cli import UserError, quiet_keras, run
 from alphazero.files import atomic_output, save_model
 from alphazero.games import add_game_flag, load_game, model_path, parse_game_args
 from alphazero.inference import OnnxNetwork, load_network
-from alphazero.match import MctsPlayer, duplicate_starts, games_to_arrays, match_summary, play_games, random_opening
+from alphazero.match import MctsPlayer, match_summary, play_match, play_self_play
 from dual_network import add_network_flags, build_network, check_network_flags, describe_network, network_arguments
-from evaluate_network import match_pairings, player_points
 from export import export
 from self_play import SP_DIRICHLET_WEIGHT, add_exploration_flags
 from train_network import RN_BATCH_SIZE, compile_model, replay_sample
@@ -40,14 +39,6 @@ DS_HELD_OUT = 0.1         # share of the games kept to measure the student's agr
 DS_MATCH_GAMES = 40       # student vs teacher games at equal simulations (duplicate pairs where dealt)
 DS_FILTERS, DS_BLOCKS = 32, 2  # the student's size unless --filters and --blocks say otherwise
 SPEED_BATCH = 128         # positions per network call when timing the two networks
-
-
-# The teacher's games: positions, its move distributions and the results, per game
-def teacher_games(game, teacher, args, rng):
-    player = MctsPlayer(Evaluator(teacher), args.sims, 1.0, rng, args.dirichlet, SP_DIRICHLET_WEIGHT, args.greedy_after)
-    openings = [random_opening(game, args.random_opening, rng) for _ in range(args.games)] if args.random_opening else None
-    with tqdm(total=args.games, desc='teacher self-play', unit='game') as progress:
-        return play_games(game.State, [(player, player)] * args.games, record=True, progress=progress, openings=openings)
 
 
 # The student learns the teacher's distributions and the results, each position in a random symmetry
@@ -112,9 +103,14 @@ def main():
     print(f'teacher: {description}')
 
     # The teacher's games, split by game: most to learn from, some to measure agreement on
-    played = teacher_games(game, teacher, args, rng)
-    held_out = max(1, round(DS_HELD_OUT * len(played))) if len(played) > 1 else 0
-    learn, measure = games_to_arrays(played[held_out:]), games_to_arrays(played[:held_out]) if held_out else None
+    # (the teacher plays as in self-play: temperature 1, the game's exploration settings)
+    settings = {'sims': args.sims, 'temperature': 1.0, 'dirichlet_alpha': args.dirichlet,
+                'dirichlet_weight': SP_DIRICHLET_WEIGHT, 'greedy_after': args.greedy_after,
+                'opening_moves': args.random_opening, 'peek': True, 'parallel': 128, 'cache': True}
+    held_out = max(1, round(DS_HELD_OUT * args.games)) if args.games > 1 else 0
+    with tqdm(total=args.games, desc='teacher self-play', unit='game') as progress:
+        measure = play_self_play(game, teacher, held_out, settings, rng, progress)[0] if held_out else None
+        learn, _ = play_self_play(game, teacher, args.games - held_out, settings, rng, progress)
 
     # The student, from scratch
     network = network_arguments(args)
@@ -140,9 +136,7 @@ def main():
         students = MctsPlayer(Evaluator(student), args.sims, 0.0, rng, determinize=determinize)
         teachers = MctsPlayer(Evaluator(teacher), args.sims, 0.0, rng, determinize=determinize)
         with tqdm(total=args.match_games, desc='student vs teacher', unit='game') as progress:
-            results = play_games(game.State, match_pairings(students, teachers, args.match_games), progress=progress,
-                                 starts=duplicate_starts(game, args.match_games))
-        report['vs_teacher'] = match_summary(player_points(results))
+            report['vs_teacher'] = match_summary(play_match(game, students, teachers, args.match_games, progress))
     with atomic_output(model_path(game, 'student.json')) as temporary:
         with open(temporary, 'w') as f:
             json.dump(report, f, indent=1)

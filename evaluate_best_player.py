@@ -8,18 +8,20 @@
 
 import argparse
 import contextlib
+import os
 
 import numpy as np
 from tqdm import tqdm
 
 from alphazero.cli import run
-from alphazero.files import playing_sims
 from alphazero.exact import describe, exact_strength
-from alphazero.games import add_game_flag, load_game, parse_game_args, playing_model_path
+from alphazero.files import playing_sims
+from alphazero.games import add_game_flag, load_game, model_path, parse_game_args, playing_model_path
 from alphazero.gtp import EnginePlayer
-from alphazero.match import (FunctionPlayer, describe_match, distinct_openings, duplicate_starts, match_summary,
-                             play_games)
-from evaluate_network import match_pairings, mcts_player, player_points
+from alphazero.match import (FunctionPlayer, describe_match, distinct_openings, duplicate_starts, match_pairings,
+                             match_summary, play_games, player_points)
+from alphazero.workers import add_worker_flags, worker_pool
+from evaluate_network import mcts_player
 from pv_mcts import PV_EVALUATE_COUNT
 from self_play import add_search_flags, check_positive, non_negative_int
 
@@ -40,7 +42,7 @@ def mean(points):
 # evaluate_count None: the simulations the model records, else PV_EVALUATE_COUNT
 def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT,
                          cache=True, backend='auto', seed=None, exact=True, engines=(),
-                         engine_game_count=EP_ENGINE_GAME_COUNT, engine_opening=EP_ENGINE_OPENING):
+                         engine_game_count=EP_ENGINE_GAME_COUNT, engine_opening=EP_ENGINE_OPENING, pool=None):
     game = game or load_game()
     path = playing_model_path(game)
     if evaluate_count is None:
@@ -48,10 +50,20 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
         print(f'the best player searches {evaluate_count} simulations per move ({why})')
     best = mcts_player(path, game, evaluate_count, 0.0, cache, backend, seed)
 
+    # The game's fixed players on Ray workers (with `pool`), from the model's ONNX export
+    points = {}
+    if pool is not None:
+        if path == model_path(game, 'best.h5'):
+            from export import ensure_onnx
+            ensure_onnx(game)
+        for name in game.opponents():
+            points[name] = pool.match(game, os.path.splitext(path)[0] + '.onnx', name, game_count, evaluate_count, 0.0, seed)
+
     with contextlib.ExitStack() as stack:
-        # The opponents: the game's fixed players, and each engine from openings played with both colours
+        # The opponents here: the game's fixed players (unless on workers), and each engine from
+        # openings played with both colours
         matches = [(name, FunctionPlayer(action), game_count, [()] * game_count)
-                   for name, action in game.opponents().items()]
+                   for name, action in game.opponents().items() if name not in points]
         rng = np.random.default_rng(seed)
         for command in engines:
             openings = distinct_openings(game, engine_opening, (engine_game_count + 1) // 2, rng)
@@ -63,15 +75,16 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
         openings = [opening for *_, match_openings in matches for opening in match_openings]
         # A game dealt at random (point-Othello's values) is played twice per deal, colours swapped
         starts = [duplicate_starts(game, count) for _, _, count, _ in matches]
-        starts = None if starts[0] is None else [start for match_starts in starts for start in match_starts]
+        starts = None if not starts or starts[0] is None else [start for match_starts in starts for start in match_starts]
         with tqdm(total=len(pairings), desc='evaluate best player', unit='game') as progress:
             results = play_games(game.State, pairings, EP_PARALLEL, progress=progress, openings=openings, starts=starts)
+        for name, _, count, _ in matches:
+            points[name], results = player_points(results[:count]), results[count:]
 
     # Points per opponent: over all games, and as first (even games) and second player (odd)
     scores = {}
-    for name, _, count, _ in matches:
-        points, results = player_points(results[:count]), results[count:]
-        scores[name] = dict(match_summary(points), first=mean(points[0::2]), second=mean(points[1::2]))
+    for name in [*game.opponents(), *engines]:
+        scores[name] = dict(match_summary(points[name]), first=mean(points[name][0::2]), second=mean(points[name][1::2]))
         sides = ', '.join(f'as {side} {round(scores[name][side], 3)}' for side in ('first', 'second')
                           if scores[name][side] is not None)  # one game: no game as second
         print(f'{name} {round(scores[name]["all"], 3)} ({sides}): {describe_match(scores[name])}')
@@ -102,10 +115,13 @@ def main():
                         help='games against each opponent, EP_GAME_COUNT (default: %(default)s)')
     add_engine_flags(parser)
     add_search_flags(parser, None)
+    add_worker_flags(parser)
     args = parse_game_args(parser, keep=('sims',))
     check_positive(args, 'games', 'sims', 'engine_games')
-    evaluate_best_player(load_game(args.game), args.games, args.sims, args.cache, args.backend, args.seed,
-                         engines=args.engine, engine_game_count=args.engine_games, engine_opening=args.engine_opening)
+    with worker_pool(args) or contextlib.nullcontext() as pool:
+        evaluate_best_player(load_game(args.game), args.games, args.sims, args.cache, args.backend, args.seed,
+                             engines=args.engine, engine_game_count=args.engine_games,
+                             engine_opening=args.engine_opening, pool=pool)
 
 
 if __name__ == '__main__':

@@ -5,6 +5,7 @@
 # more than half the points. Both search at EN_TEMPERATURE, taking turns at moving first.
 
 import argparse
+import contextlib
 
 import numpy as np
 from tqdm import tqdm
@@ -14,7 +15,8 @@ from alphazero.cli import run
 from alphazero.files import copy_file
 from alphazero.games import add_game_flag, load_game, model_path, parse_game_args
 from alphazero.inference import load_network
-from alphazero.match import MctsPlayer, duplicate_starts, play_games
+from alphazero.match import MctsPlayer, play_match
+from alphazero.workers import add_worker_flags, worker_pool
 from pv_mcts import PV_EVALUATE_COUNT
 from self_play import add_search_flags, check_positive, first_player_value, non_negative
 
@@ -30,20 +32,8 @@ def first_player_point(ended_state):
     return (value + 1) / 2
 
 
-# Games between `player` and `opponent`: `player` moves first in the even-numbered games
-def match_pairings(player, opponent, game_count):
-    return [(player, opponent) if i % 2 == 0 else (opponent, player) for i in range(game_count)]
-
-
-# The points, game by game, of the player who moved first in the even-numbered games
-def player_points(results):
-    return [first_player_point(state) if i % 2 == 0 else 1 - first_player_point(state)
-            for i, state in enumerate(game.state for game in results)]
-
-
-# Their average
-def average_point(results):
-    points = player_points(results)
+# The average of a player's points
+def average_point(points):
     return sum(points) / len(points)
 
 
@@ -65,17 +55,23 @@ def mcts_player(path, game, evaluate_count, temperature, cache=True, backend='au
 # Evaluate latest against best; returns whether latest is better (then, with `update`, it replaced
 # best) and the average point
 def evaluate_network(game=None, game_count=EN_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT,
-                     temperature=EN_TEMPERATURE, cache=True, backend='auto', seed=None, update=True):
+                     temperature=EN_TEMPERATURE, cache=True, backend='auto', seed=None, update=True, pool=None):
     game = game or load_game()
-    latest = mcts_player(model_path(game, 'latest.h5'), game, evaluate_count, temperature, cache, backend, seed)
-    best = mcts_player(model_path(game, 'best.h5'), game, evaluate_count, temperature, cache, backend,
-                       None if seed is None else seed + 1)
 
-    # Play the games, all at once
-    with tqdm(total=game_count, desc='evaluate latest vs best', unit='game') as progress:
-        results = play_games(game.State, match_pairings(latest, best, game_count), progress=progress,
-                             starts=duplicate_starts(game, game_count))
-    average = average_point(results)
+    # Play the games, all at once (beyond the book: or on Ray workers, `pool`, from the ONNX exports)
+    if pool is not None:
+        from export import ensure_onnx
+        for name in ('latest.h5', 'best.h5'):
+            ensure_onnx(game, name)
+        points = pool.match(game, model_path(game, 'latest.onnx'), model_path(game, 'best.onnx'), game_count,
+                            evaluate_count, temperature, seed)
+    else:
+        latest = mcts_player(model_path(game, 'latest.h5'), game, evaluate_count, temperature, cache, backend, seed)
+        best = mcts_player(model_path(game, 'best.h5'), game, evaluate_count, temperature, cache, backend,
+                           None if seed is None else seed + 1)
+        with tqdm(total=game_count, desc='evaluate latest vs best', unit='game') as progress:
+            points = play_match(game, latest, best, game_count, progress)
+    average = average_point(points)
     print('AveragePoint', average)
 
     # Replace the best player when the latest one scored more than half
@@ -96,10 +92,13 @@ def main():
     add_search_flags(parser)
     parser.add_argument('--temperature', type=non_negative, default=EN_TEMPERATURE,
                         help='Boltzmann temperature of both players (default: %(default)s)')
+    add_worker_flags(parser)
     args = parse_game_args(parser)
     check_positive(args, 'games', 'sims')
     game = load_game(args.game)
-    changed, _ = evaluate_network(game, args.games, args.sims, args.temperature, args.cache, args.backend, args.seed)
+    with worker_pool(args) or contextlib.nullcontext() as pool:
+        changed, _ = evaluate_network(game, args.games, args.sims, args.temperature, args.cache, args.backend, args.seed,
+                                      pool=pool)
     if changed:
         from export import ensure_onnx
         ensure_onnx(game)

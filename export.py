@@ -75,11 +75,12 @@ def export(h5_path=None, onnx_path=None, game=None):
     return difference
 
 
-# Export the game's best.h5 unless best.onnx is already its current conversion; returns True when it exported
-def ensure_onnx(game=None):
+# Export the game's best.h5 (or another of its models) unless its .onnx is already the current
+# conversion; returns True when it exported
+def ensure_onnx(game=None, name='best.h5'):
     from alphazero.inference import onnx_is_current
     game = game or load_game()
-    h5_path = model_path(game, 'best.h5')
+    h5_path = model_path(game, name)
     if onnx_is_current(os.path.splitext(h5_path)[0] + '.onnx', h5_path):
         return False
     difference = export(h5_path, game=game)

@@ -148,7 +148,7 @@ def run_cycle(game, args, cycle, progress_path, training, previous_exact=None, p
         if not args.eval_games:
             return {'average': None, 'better': False}
         better, average = evaluate_network(game, args.eval_games, args.sims, cache=args.cache, backend=args.backend,
-                                           seed=seed, update=False)
+                                           seed=seed, update=False, pool=pool)
         if not args.gate:
             print('the gate is off (--no-gate): the latest network becomes the best player whatever it scored')
         elif not better:
@@ -167,7 +167,7 @@ def run_cycle(game, args, cycle, progress_path, training, previous_exact=None, p
                 return None
             return evaluate_best_player(game, args.best_games, args.sims, args.cache, args.backend, seed, exact=False,
                                         engines=args.engine, engine_game_count=args.engine_games,
-                                        engine_opening=args.engine_opening)
+                                        engine_opening=args.engine_opening, pool=pool)
         stage('best', promote)
 
     # The exact strength of the best player, every cycle, for games small enough to solve (measured

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from alphazero.batched_mcts import Evaluator, search, visits_to_scores
-from alphazero.games import terminal_value
+from alphazero.games import player_value, terminal_value
 
 
 DETERMINIZATIONS = 4  # samples of the hidden information searched per move (games that have some)
@@ -197,6 +197,25 @@ def play_self_play(game, network, count, settings, rng, progress=None):
                          openings=openings)
     return games_to_arrays(results), {'evaluations': evaluator.evaluations, 'lookups': evaluator.lookups,
                                       'hit_rate': evaluator.hit_rate}
+
+
+def match_pairings(player, opponent, game_count):
+    """Games between `player` and `opponent`: `player` moves first in the even-numbered games."""
+    return [(player, opponent) if i % 2 == 0 else (opponent, player) for i in range(game_count)]
+
+
+def player_points(results):
+    """The points (1 win, 0.5 draw, 0 loss), game by game, of the player who moved first in the
+    even-numbered games."""
+    return [(player_value(game.state, i % 2 == 0) + 1) / 2 for i, game in enumerate(results)]
+
+
+def play_match(game, player, opponent, count, progress=None):
+    """`count` games, colours alternating (the player first in even games), from the same deal in
+    pairs when the game deals at random; returns the player's points, game by game."""
+    results = play_games(game.State, match_pairings(player, opponent, count), progress=progress,
+                         starts=duplicate_starts(game, count))
+    return player_points(results)
 
 
 def duplicate_starts(game, count):

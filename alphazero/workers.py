@@ -55,14 +55,34 @@ class GameWorker:
 
     def __init__(self, threads):
         self.threads = threads
-        self.key, self.network = None, None
+        self.networks = {}   # the models sent, by hash: the latest two (latest and best)
 
     # The model as sent: its hash, and its bytes (from the object store); a session per version
     def network_for(self, key, content):
         from alphazero.inference import OnnxNetwork
-        if key != self.key:
-            self.key, self.network = key, OnnxNetwork(content, threads=self.threads)
-        return self.network
+        if key not in self.networks:
+            self.networks = {k: v for k, v in list(self.networks.items())[-1:]}
+            self.networks[key] = OnnxNetwork(content, threads=self.threads)
+        return self.networks[key]
+
+    # `count` games of the model against another model (opponent_key, opponent_content) or the
+    # game's fixed player named `opponent_name`; the model moves first in even games. Its points.
+    def match(self, key, content, opponent_key, opponent_content, opponent_name, game_name, count, sims, temperature,
+              seed):
+        import random
+
+        from alphazero.batched_mcts import Evaluator
+        from alphazero.games import load_game
+        from alphazero.match import FunctionPlayer, MctsPlayer, play_match
+        game = load_game(game_name)
+        rng = np.random.default_rng(seed)
+        random.seed(int(rng.integers(2 ** 32)))  # the fixed players and the deals draw from `random`
+
+        def searcher(network):
+            return MctsPlayer(Evaluator(network), sims, temperature, rng, determinize=getattr(game, 'determinize', None))
+        opponent = (FunctionPlayer(game.opponents()[opponent_name]) if opponent_name
+                    else searcher(self.network_for(opponent_key, opponent_content)))
+        return play_match(game, searcher(self.network_for(key, content)), opponent, count)
 
     def self_play(self, key, content, game_name, count, settings, seed):
         from alphazero.games import load_game
@@ -89,7 +109,7 @@ class WorkerPool:
         actor = ray.remote(num_cpus=0, scheduling_strategy='SPREAD')(GameWorker)
         self.actors = [actor.remote(threads) for _ in range(workers)]
         self.workers, self.threads = workers, threads
-        self.model = None
+        self.models = {}
 
     def __enter__(self):
         return self
@@ -102,14 +122,15 @@ class WorkerPool:
             self.ray.kill(actor)
         self.actors = []
 
-    def share_model(self, onnx_path):
-        """Put the model into the object store once per version; workers get it from there."""
+    def share_model(self, onnx_path, slot=0):
+        """Put a model into the object store once per version (two slots: a match has two models);
+        workers get it from there by its hash."""
         with open(onnx_path, 'rb') as f:
             content = f.read()
         key = hashlib.sha256(content).hexdigest()
-        if self.model is None or self.model[0] != key:
-            self.model = (key, self.ray.put(content))
-        return self.model
+        if self.models.get(slot, (None,))[0] != key:
+            self.models[slot] = (key, self.ray.put(content))
+        return self.models[slot]
 
     def run(self, method, chunks):
         """Call `method` of a free actor with each chunk's arguments; results in chunk order. A chunk
@@ -145,3 +166,16 @@ class WorkerPool:
         lookups = sum(c['lookups'] for _, c in results)
         return arrays, {'evaluations': evaluations, 'lookups': lookups,
                         'hit_rate': 1 - evaluations / lookups if lookups else 0.0}
+
+    def match(self, game, onnx_path, opponent, count, sims, temperature=0.0, seed=None):
+        """The model's points, game by game, against `opponent`: another .onnx file or the name of
+        one of the game's fixed players; the model first in even games, as match.play_match."""
+        key, content = self.share_model(onnx_path)
+        opponent_key, opponent_content, opponent_name = None, None, opponent
+        if opponent.endswith('.onnx'):
+            opponent_key, opponent_content, opponent_name = *self.share_model(opponent, slot=1), None
+        # Chunks of an even number of games, so that colours keep alternating and deals keep their pairs
+        size = 2 * -(-count // (2 * self.workers))
+        chunks = [(key, content, opponent_key, opponent_content, opponent_name, game.NAME, min(size, count - start), sims,
+                   temperature, None if seed is None else [seed, start]) for start in range(0, count, size)]
+        return [point for points in self.run('match', chunks) for point in points]

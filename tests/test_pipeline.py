@@ -12,7 +12,7 @@ import game
 from alphazero.batched_mcts import Evaluator
 from alphazero.files import history_sims, read_history, recorded_sims, save_model, write_history
 from alphazero.inference import KerasNetwork, OnnxNetwork, load_network, onnx_is_current
-from alphazero.match import LiveGame, MctsPlayer, games_to_arrays, play_games
+from alphazero.match import LiveGame, MctsPlayer, games_to_arrays, play_games, player_points
 from conftest import REPO, tiny_model
 from evaluate_network import average_point, evaluate_network, first_player_point
 from export import export
@@ -86,8 +86,9 @@ def test_first_player_point_and_average_point():
     second_won = game.State().next(8).next(0).next(3).next(1).next(4).next(2)
     assert first_player_point(second_won) == 0
     # Even games: the player moved first; odd games: second
-    assert average_point([LiveGame(0, first_won), LiveGame(1, first_won)]) == 0.5
-    assert average_point([LiveGame(0, first_won), LiveGame(1, second_won)]) == 1
+    assert player_points([LiveGame(0, first_won), LiveGame(1, first_won)]) == [1, 0]
+    assert player_points([LiveGame(0, first_won), LiveGame(1, second_won)]) == [1, 1]
+    assert average_point([1, 0]) == 0.5
 
 
 @pytest.mark.parametrize('average, replaced', [(0.5, False), (0.45, False), (0.55, True), (1.0, True)])
@@ -96,7 +97,7 @@ def test_evaluate_network_replaces_best_only_above_half(tiny_best, monkeypatch, 
     before = open('model/best.h5', 'rb').read()
     latest = open('model/latest.h5', 'rb').read()
     # The games are real; only their average is set, to test the gate at and around 0.5
-    monkeypatch.setattr(evaluate_network_module, 'average_point', lambda results: average)
+    monkeypatch.setattr(evaluate_network_module, 'average_point', lambda points: average)
     changed, _ = evaluate_network(game_count=2, evaluate_count=5)
     assert changed == replaced
     assert open('model/best.h5', 'rb').read() == (latest if replaced else before)

@@ -81,3 +81,20 @@ def test_self_play_script_with_workers_writes_a_history_file(workdir):
                         cwd=workdir, timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]
     assert 'from 4 games' in result.stdout and (workdir / 'runs' / 'connect4' / 'model' / 'best.onnx').exists()
+
+
+def test_evaluations_on_workers_score_as_in_one_process(workdir):
+    need_ray()
+    from alphazero.workers import WorkerPool
+    from evaluate_best_player import evaluate_best_player
+    from evaluate_network import evaluate_network
+    save_model(tiny_model(0, rules=connect4), model_path(connect4, 'best.h5'), sims=4)
+    save_model(tiny_model(1, rules=connect4), model_path(connect4, 'latest.h5'), sims=4)
+    with WorkerPool(2) as workers:
+        better, average = evaluate_network(connect4, 6, 4, temperature=1.0, seed=3, update=False, pool=workers)
+        again = evaluate_network(connect4, 6, 4, temperature=1.0, seed=3, update=False, pool=workers)
+        scores = evaluate_best_player(connect4, 4, 4, seed=3, exact=False, pool=workers)
+    assert 0 <= average <= 1 and again == (better, average)          # reproducible with the seed
+    assert (workdir / 'runs' / 'connect4' / 'model' / 'latest.onnx').exists()
+    assert set(scores) == set(connect4.opponents()) and all(s['games'] == 4 for s in scores.values())
+    assert scores['VS_Random']['all'] >= 0
