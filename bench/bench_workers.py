@@ -1,0 +1,78 @@
+"""Self-play speed on Ray workers against the single-process engine, side by side in one run.
+
+For each game (its training defaults: network, simulations, exploration), a fresh untrained
+network of the default size plays the same number of self-play games:
+    (a) in this process, as self_play.py without --workers
+    (b) on 1 Ray worker, (c) on 2, ... up to --max-workers (default: the machine's cores)
+and the script prints positions/s of each and its ratio to (a). Ray's start-up is not counted;
+each worker count gets a warm-up stage first (sessions created, the model sent).
+Run: .venv/bin/python bench/bench_workers.py [--games 64] [--game connect4 --game othello8]
+"""
+import argparse
+import os
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
+
+import numpy as np  # noqa: E402
+
+from alphazero.files import save_model  # noqa: E402
+from alphazero.games import load_game  # noqa: E402
+from alphazero.inference import OnnxNetwork  # noqa: E402
+from alphazero.match import play_self_play  # noqa: E402
+from alphazero.workers import WorkerPool  # noqa: E402
+from dual_network import build_network  # noqa: E402
+from export import export  # noqa: E402
+from self_play import SP_DIRICHLET_WEIGHT  # noqa: E402
+
+
+def default_model(game, directory):
+    """An untrained network of the game's default kind and size, exported to ONNX."""
+    defaults = game.DEFAULTS
+    path = os.path.join(directory, f'{game.NAME}.h5')
+    save_model(build_network(game, defaults.get('network', 'book'), defaults['filters'], defaults['blocks']), path)
+    export(path, game=game)
+    return os.path.splitext(path)[0] + '.onnx'
+
+
+def settings_of(game):
+    defaults = game.DEFAULTS
+    return {'sims': defaults['sims'], 'temperature': 1.0, 'dirichlet_alpha': defaults.get('dirichlet', 0.0),
+            'dirichlet_weight': SP_DIRICHLET_WEIGHT, 'greedy_after': defaults.get('greedy_after'),
+            'opening_moves': defaults.get('random_opening', 0), 'peek': True, 'parallel': 128, 'cache': True}
+
+
+def timed(play):
+    start = time.perf_counter()
+    (position, _, _), _ = play()
+    return len(position) / (time.perf_counter() - start)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--game', action='append', help='(default: connect4 and othello8)')
+    parser.add_argument('--games', type=int, default=64, help='self-play games per measurement (default: %(default)s)')
+    parser.add_argument('--max-workers', type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as directory:
+        for name in args.game or ['connect4', 'othello8']:
+            game = load_game(name)
+            onnx_path, settings = default_model(game, directory), settings_of(game)
+            local = OnnxNetwork(onnx_path)
+            rng = np.random.default_rng(0)
+            play_self_play(game, local, 4, settings, rng)  # warm-up
+            single = timed(lambda: play_self_play(game, local, args.games, settings, rng))
+            print(f'{name}: in one process {single:.0f} positions/s ({settings["sims"]} simulations, {args.games} games)')
+            for workers in range(1, args.max_workers + 1):
+                with WorkerPool(workers) as pool:
+                    pool.self_play(game, onnx_path, 2 * workers, settings, seed=0)  # warm-up
+                    rate = timed(lambda: pool.self_play(game, onnx_path, args.games, settings, seed=1))
+                print(f'{name}: {workers} Ray worker(s) x {pool.threads} thread(s): {rate:.0f} positions/s, '
+                      f'{rate / single:.2f} x one process')
+
+
+if __name__ == '__main__':
+    main()
