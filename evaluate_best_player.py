@@ -18,6 +18,7 @@ from alphazero.exact import describe, exact_strength
 from alphazero.files import playing_sims
 from alphazero.games import add_game_flag, load_game, model_path, parse_game_args, playing_model_path
 from alphazero.gtp import EnginePlayer
+from alphazero.inference import use_device
 from alphazero.match import (FunctionPlayer, describe_match, distinct_openings, duplicate_starts, match_pairings,
                              match_summary, play_games, player_points)
 from alphazero.workers import add_worker_flags, worker_pool
@@ -118,6 +119,7 @@ def main():
     add_worker_flags(parser)
     args = parse_game_args(parser, keep=('sims',))
     check_positive(args, 'games', 'sims', 'engine_games')
+    use_device(args.device)
     with worker_pool(args) or contextlib.nullcontext() as pool:
         evaluate_best_player(load_game(args.game), args.games, args.sims, args.cache, args.backend, args.seed,
                              engines=args.engine, engine_game_count=args.engine_games,

@@ -14,7 +14,7 @@ from alphazero.batched_mcts import Evaluator
 from alphazero.cli import run
 from alphazero.files import copy_file
 from alphazero.games import add_game_flag, load_game, model_path, parse_game_args
-from alphazero.inference import load_network
+from alphazero.inference import load_network, use_device
 from alphazero.match import MctsPlayer, play_match
 from alphazero.workers import add_worker_flags, worker_pool
 from pv_mcts import PV_EVALUATE_COUNT
@@ -95,6 +95,7 @@ def main():
     add_worker_flags(parser)
     args = parse_game_args(parser)
     check_positive(args, 'games', 'sims')
+    use_device(args.device)
     game = load_game(args.game)
     with worker_pool(args) or contextlib.nullcontext() as pool:
         changed, _ = evaluate_network(game, args.games, args.sims, args.temperature, args.cache, args.backend, args.seed,

@@ -16,7 +16,7 @@ from tqdm import tqdm
 from alphazero.cli import UserError, run
 from alphazero.files import history_path, write_history
 from alphazero.games import add_game_flag, data_dir, load_game, model_path, parse_game_args, player_value
-from alphazero.inference import load_network
+from alphazero.inference import add_device_flag, load_network, use_device
 from alphazero.match import play_self_play
 from alphazero.workers import add_worker_flags, worker_pool
 from pv_mcts import PV_EVALUATE_COUNT
@@ -78,6 +78,7 @@ def add_search_flags(parser, evaluate_count=PV_EVALUATE_COUNT):
     parser.add_argument('--backend', choices=('auto', 'onnx', 'keras'), default='auto',
                         help='inference: onnxruntime when best.onnx is current, else Keras (default: %(default)s)')
     parser.add_argument('--seed', type=int, help='random seed for reproducible games')
+    add_device_flag(parser)
 
 
 # argparse types: a number (a whole number) that is 0 or more; a negative one ends with the usage text
@@ -127,6 +128,7 @@ def main():
     add_worker_flags(parser)
     args = parse_game_args(parser)
     check_positive(args, 'games', 'sims', 'parallel')
+    use_device(args.device)
     with worker_pool(args) or contextlib.nullcontext() as pool:
         path, stats = self_play(load_game(args.game), args.games, args.sims, args.temperature, args.parallel,
                                 args.cache, args.backend, args.seed, args.dirichlet, args.random_opening,

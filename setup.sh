@@ -8,6 +8,7 @@ PYTHON=.venv/bin/python
 stamp=.venv/.requirements.sha256
 requirements=(requirements.txt)
 if [ "${WITH_RAY:-0}" = 1 ]; then requirements+=(requirements-ray.txt); fi  # optional: Ray workers
+if [ "${WITH_GPU:-0}" = 1 ]; then requirements+=(requirements-gpu.txt); fi  # optional: NVIDIA GPU builds
 wanted=$(cat "${requirements[@]}" | sha256sum | cut -d' ' -f1)
 if [ ! -x "$PYTHON" ]; then
     echo "setup: creating .venv" >&2
@@ -17,6 +18,10 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
     echo "setup: installing ${requirements[*]} into .venv (a few minutes the first time)" >&2
     "$PYTHON" -m pip install --quiet --upgrade pip
     for file in "${requirements[@]}"; do "$PYTHON" -m pip install --quiet -r "$file"; done
+    if [ "${WITH_GPU:-0}" = 1 ]; then  # the GPU builds replace the CPU ones, which provide the same modules
+        "$PYTHON" -m pip uninstall --quiet -y tensorflow-cpu onnxruntime
+        "$PYTHON" -m pip install --quiet --force-reinstall --no-deps -r requirements-gpu.txt
+    fi
     echo "$wanted" > "$stamp"
 fi
 if command -v npm > /dev/null; then

@@ -17,7 +17,7 @@ import time
 from alphazero.cli import UserError, run
 from alphazero.files import atomic_output
 from alphazero.games import add_game_flag, load_game, model_path, parse_game_args
-from alphazero.inference import file_sha256, load_network
+from alphazero.inference import file_sha256, load_network, use_device
 from alphazero.workers import add_worker_flags, worker_pool
 from dual_network import add_network_flags, check_network_flags, describe_network, dual_network, network_arguments
 from evaluate_best_player import EP_GAME_COUNT, add_engine_flags, evaluate_best_player
@@ -85,6 +85,7 @@ def parse_args(argv=None):
     check_network_flags(args)
     if args.backend == 'onnx':
         raise UserError('--backend onnx is chosen automatically here once best.onnx exists; use auto or keras')
+    use_device(args.device)
     return args
 
 

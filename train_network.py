@@ -15,6 +15,7 @@ from tqdm import tqdm
 from alphazero.cli import UserError, quiet_keras, run
 from alphazero.files import history_files, history_sims, load_history, load_model, save_model
 from alphazero.games import add_game_flag, data_dir, load_game, model_path, parse_game_args
+from alphazero.inference import add_device_flag, use_device
 
 # Parameters
 RN_EPOCHS = 100         # training epochs per cycle
@@ -177,9 +178,11 @@ def main():
     add_training_flags(parser)
     parser.add_argument('--trust-pickle', action='store_true',
                         help="also read the book's pickled .history files (unpickling runs code: only your own files)")
+    add_device_flag(parser)
     args = parse_game_args(parser)
     if args.epochs < 1 or args.batch_size < 1 or args.window < 1 or args.samples < 0:
         raise UserError('--epochs, --batch-size and --window must be at least 1, and --samples at least 0')
+    use_device(args.device)
     game = load_game(args.game)
     losses = train_network(game, args.epochs, args.batch_size, args.trust_pickle, args.window, args.symmetries,
                            args.samples)

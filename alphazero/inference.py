@@ -16,6 +16,32 @@ INPUT_NAME = 'input'                 # ONNX input: (batch, H, W, C) float32
 OUTPUT_NAMES = ('pi', 'v')           # ONNX outputs: policy (batch, A) softmax, value (batch, 1) tanh
 SOURCE_KEY = 'source_sha256'         # ONNX metadata: hash of the .h5 file it was converted from
 
+# The device the networks run on, chosen once per process with --device (README: GPUs)
+PROVIDERS = {'cpu': ['CPUExecutionProvider'], 'gpu': ['CUDAExecutionProvider', 'CPUExecutionProvider']}
+device = 'cpu'
+
+
+def use_device(name):
+    """Run onnxruntime (and check that TensorFlow can train) on 'cpu', the default, or 'gpu'."""
+    global device
+    if name == 'gpu':
+        import onnxruntime
+        if 'CUDAExecutionProvider' not in onnxruntime.get_available_providers():
+            raise UserError('--device gpu: onnxruntime finds no CUDA GPU here; on a machine with an NVIDIA GPU '
+                            'install the GPU builds (README: GPUs), or leave out --device')
+        from alphazero.cli import quiet_keras
+        quiet_keras()
+        import tensorflow as tf
+        if not tf.config.list_physical_devices('GPU'):
+            raise UserError('--device gpu: TensorFlow finds no GPU (the CPU build is installed?); see README: GPUs')
+    device = name
+
+
+def add_device_flag(parser):
+    parser.add_argument('--device', choices=sorted(PROVIDERS), default='cpu',
+                        help='where the networks run: cpu, or gpu (an NVIDIA GPU with the GPU builds; README: GPUs) '
+                             '(default: %(default)s)')
+
 
 class KerasNetwork:
     def __init__(self, model):
@@ -39,7 +65,7 @@ class OnnxNetwork:
         options.intra_op_num_threads = threads or os.cpu_count() or 1
         name = path if isinstance(path, str) else 'the model sent'
         try:
-            self.session = onnxruntime.InferenceSession(path, options, providers=['CPUExecutionProvider'])
+            self.session = onnxruntime.InferenceSession(path, options, providers=PROVIDERS[device])
         except Exception as error:
             raise UserError(f'{name} is not a readable ONNX model ({str(error).splitlines()[0][:80]}): {advice}.') from None
         self.path = path

@@ -38,7 +38,7 @@ def worker_pool(args):
         return None
     if args.workers < 1:
         raise UserError('--workers must be at least 1')
-    return WorkerPool(args.workers, args.ray_address)
+    return WorkerPool(args.workers, args.ray_address, getattr(args, 'device', 'cpu'))
 
 
 def import_ray():
@@ -53,7 +53,9 @@ def import_ray():
 class GameWorker:
     """One Ray actor: plays chunks of games with the model it was last sent."""
 
-    def __init__(self, threads):
+    def __init__(self, threads, device):
+        from alphazero.inference import use_device
+        use_device(device)   # --device, checked on the worker's own machine
         self.threads = threads
         self.networks = {}   # the models sent, by hash: the latest two (latest and best)
 
@@ -95,7 +97,7 @@ class GameWorker:
 
 
 class WorkerPool:
-    def __init__(self, workers, address=None):
+    def __init__(self, workers, address=None, device='cpu'):
         ray = self.ray = import_ray()
         if not ray.is_initialized():
             try:
@@ -107,7 +109,7 @@ class WorkerPool:
         threads = max(1, cpus // workers)
         # Actors need no CPU of Ray's accounting: their threads are set here; spread them over the machines
         actor = ray.remote(num_cpus=0, scheduling_strategy='SPREAD')(GameWorker)
-        self.actors = [actor.remote(threads) for _ in range(workers)]
+        self.actors = [actor.remote(threads, device) for _ in range(workers)]
         self.workers, self.threads = workers, threads
         self.models = {}
 

@@ -159,3 +159,11 @@ def test_errors_are_one_short_line(tiny_best, argv):
     result = run_script(*argv, cwd='.', timeout=120)
     lines = result.stderr.strip().splitlines()
     assert result.returncode == 2 and len(lines) == 1 and lines[0].startswith('error: ') and len(lines[0]) <= 220, lines
+
+
+@pytest.mark.parametrize('script', ['self_play.py', 'train_network.py', 'train_cycle.py', 'evaluate_best_player.py'])
+def test_device_gpu_without_a_gpu_says_so_in_one_line(workdir, script):
+    result = run_script(script, '--device', 'gpu', cwd=workdir, timeout=120)
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode == 2 and len(lines) == 1
+    assert lines[0].startswith('error: --device gpu: onnxruntime finds no CUDA GPU here')
