@@ -215,9 +215,5 @@ def variant(size, encoding='book'):
 
 # Play one random game on the 8x8 board when run alone
 if __name__ == '__main__':
-    import argparse
-    argparse.ArgumentParser(description='Play one game of random moves on the 8x8 board and print each position.').parse_args()
-    state = variant(8).State()
-    while not state.is_done():
-        state = state.next(random.choice(state.legal_actions()))
-        print(state, end='\n\n')
+    from alphazero.games import play_random_game
+    play_random_game(variant(8))

@@ -14,6 +14,7 @@
 
 import functools
 import random
+import sys
 
 import numpy as np
 
@@ -194,9 +195,5 @@ def opponents():
 
 # Play one random game when run alone
 if __name__ == '__main__':
-    import argparse
-    argparse.ArgumentParser(description='Play one game of random moves and print each position.').parse_args()
-    state = State()
-    while not state.is_done():
-        state = state.next(random_action(state))
-        print(state, end='\n\n')
+    from alphazero.games import play_random_game
+    play_random_game(sys.modules[__name__])

@@ -97,6 +97,17 @@ def playing_model_path(game, name='best.h5'):
     return own
 
 
+def play_random_game(game):
+    """The demo of a game module run alone (and its --help): one game of random moves, every position printed."""
+    import argparse
+    import random
+    argparse.ArgumentParser(description=f'Play one {game.NAME} game of random moves and print each position.').parse_args()
+    state = game.State()
+    while not state.is_done():
+        state = state.next(random.choice(state.legal_actions()))
+        print(state, end='\n\n')
+
+
 def sample_positions(game, count, seed=0):
     """`count` unfinished positions from random games (for checks and benchmarks)."""
     import random

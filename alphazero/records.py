@@ -47,6 +47,16 @@ def replay(game, moves):
     return played, state
 
 
+def keep_if_legal(game, moves, where, games, problems):
+    """Add a record to `games` when it replays, else a line to `problems` saying where and why."""
+    try:
+        replay(game, moves)
+    except ValueError as error:
+        problems.append(f'{where}: {error}; game skipped')
+        return
+    games.append(moves)
+
+
 def black_discs(game, moves):
     """Black's (the first player's) discs at the end of a record."""
     _, final = replay(game, moves)
@@ -79,12 +89,7 @@ def read_wtb(path, game):
                 break
             row, column = divmod(byte, 10)
             moves.append((row - 1) * size + column - 1 if 1 <= row <= size and 1 <= column <= size else -1)
-        try:
-            replay(game, moves)
-        except ValueError as error:
-            problems.append(f'{path}: game {index + 1}: {error}; skipped')
-            continue
-        games.append(moves)
+        keep_if_legal(game, moves, f'{path}: game {index + 1}', games, problems)
     return games, problems
 
 
@@ -130,11 +135,10 @@ def read_transcripts(path, game):
             continue
         try:
             moves = parse_transcript(line, game)
-            replay(game, moves)
         except ValueError as error:
             problems.append(f'{path}:{number}: {error}; game skipped')
             continue
-        games.append(moves)
+        keep_if_legal(game, moves, f'{path}:{number}', games, problems)
     return games, problems
 
 

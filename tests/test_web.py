@@ -139,32 +139,29 @@ def test_a_game_in_the_browser_against_a_real_exported_model(tiny_best, workdir)
     shutil.copy(workdir / 'play.png', os.path.join(REPO, 'web', 'test', 'screenshots', 'tictactoe.png'))
 
 
-def test_othello_on_a_phone_sized_screen(workdir):
+def tiny_exported_model(name, sims):
+    """runs/NAME/model/best.h5, a tiny untrained network that records `sims`, and its ONNX export."""
     from alphazero.files import save_model
     from export import export
-    othello8 = load_game('othello8')
-    save_model(tiny_model(0, rules=othello8), 'runs/othello8/model/best.h5', sims=8)
-    export('runs/othello8/model/best.h5', game=othello8)
+    game = load_game(name)
+    save_model(tiny_model(0, rules=game), f'runs/{name}/model/best.h5', sims=sims)
+    export(f'runs/{name}/model/best.h5', game=game)
+
+
+def test_othello_on_a_phone_sized_screen(workdir):
+    tiny_exported_model('othello8', 8)
     result, _ = browse(workdir, 'othello', '--game', 'othello8')
     assert re.search(r'played to \d+ discs \(\d+-\d+\); the board is \d+ px wide', result.stdout)
 
 
 def test_a_whole_point_othello_game_in_the_browser(workdir):
-    from alphazero.files import save_model
-    from export import export
-    pointothello = load_game('pointothello')
-    save_model(tiny_model(0, rules=pointothello), 'runs/pointothello/model/best.h5', sims=4)
-    export('runs/pointothello/model/best.h5', game=pointothello)
+    tiny_exported_model('pointothello', 4)
     result, _ = browse(workdir, 'points', '--game', 'pointothello')
     assert re.search(r'played \d+ moves: (You win|You lose|Draw) \(-?\d+ to -?\d+\)', result.stdout)
 
 
 def test_a_whole_shogi_game_in_the_browser(workdir):
-    from alphazero.files import save_model
-    from export import export
-    shogi = load_game('shogi')
-    save_model(tiny_model(0, rules=shogi), 'runs/shogi/model/best.h5', sims=4)
-    export('runs/shogi/model/best.h5', game=shogi)
+    tiny_exported_model('shogi', 4)
     result, _ = browse(workdir, 'shogi', '--game', 'shogi')
     assert re.search(r'played \d+ moves \(\d+ drops\): (You win|You lose|Draw)', result.stdout)
 
