@@ -20,7 +20,7 @@ from alphazero.batched_mcts import Evaluator
 from alphazero.cli import UserError, run
 from alphazero.files import playing_sims
 from alphazero.games import add_game_flag, load_game, parse_game_args, player_value, playing_model_path
-from alphazero.gtp import COLORS, action_names, color_to_move, parse_color, parse_move
+from alphazero.gtp import COLORS, action_names, color_to_move, gtp_problem, parse_color, parse_move
 from alphazero.inference import load_network
 from alphazero.match import MctsPlayer
 from pv_mcts import PV_EVALUATE_COUNT
@@ -198,11 +198,9 @@ def main():
     args = parse_game_args(parser, keep=('sims',))
     if args.sims is not None and args.sims < 1:
         raise UserError('--sims must be at least 1')
-    if getattr(load_game(args.game), 'RANDOM_START', False):
-        raise UserError(f'{args.game} cannot be played over GTP: the protocol cannot tell the values dealt to a game')
-    if not hasattr(load_game(args.game), 'square_action'):
-        raise UserError(f'{args.game} cannot be played over GTP: its moves (from a square to a square, drops) are not '
-                        'the board points GTP names; play it with human_play.py or play_web.py')
+    problem = gtp_problem(load_game(args.game))
+    if problem:
+        raise UserError(f'{args.game} cannot be played over GTP: {problem}')
 
     # Standard output carries GTP only: keep a copy of it for the answers and send fd 1 to stderr,
     # so that nothing printed by a library can reach the GUI

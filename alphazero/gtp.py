@@ -30,6 +30,16 @@ def square_name(square, columns):
     return f'{chr(ord("a") + square % columns)}{square // columns + 1}'
 
 
+def gtp_problem(game):
+    """Why a game cannot be played over GTP, or None when it can."""
+    if getattr(game, 'RANDOM_START', False):
+        return 'the protocol cannot tell the values dealt to a game'
+    if not hasattr(game, 'square_action'):
+        return ('its moves (from a square to a square, drops) are not the board points GTP names; '
+                'play it with human_play.py or play_web.py')
+    return None
+
+
 def action_names(game):
     """The GTP name of every action of `game`, derived from its board and square_action."""
     rows, columns = game.BOARD_SHAPE
