@@ -8,6 +8,7 @@ import pytest
 
 import shogi
 from shogi import CHICK, ELEPHANT, GIRAFFE, LION, State
+from test_games import perft
 
 # ----- the simple implementation -----
 STEPS = {CHICK: [(0, -1)], ELEPHANT: [(1, -1), (1, 1), (-1, 1), (-1, -1)], GIRAFFE: [(0, -1), (1, 0), (0, 1), (-1, 0)],
@@ -91,14 +92,6 @@ def test_the_rules_agree_with_the_simple_implementation_over_random_games():
     assert results['lose'] > 50 and results['draw'] > 0
 
 
-def perft(state, depth):
-    if state.is_done():
-        return 0
-    if depth == 1:
-        return len(state.legal_actions())
-    return sum(perft(state.next(a), depth - 1) for a in state.legal_actions())
-
-
 def simple_perft(simple, depth):
     if simple.winner is not None:
         return 0
@@ -173,14 +166,20 @@ def test_a_game_is_drawn_after_300_plies():
     assert after.depth == 300 and after.is_draw() and after.is_done() and not after.is_lose()
 
 
+def random_state(rng, plies):
+    """The position after up to `plies` random moves from the start (fewer when the game ends)."""
+    state = State()
+    for _ in range(plies):
+        if state.is_done():
+            break
+        state = state.next(rng.choice(state.legal_actions()))
+    return state
+
+
 def test_every_legal_action_decodes_to_its_move_and_back():
     rng = random.Random(2)
     for _ in range(100):
-        state = State()
-        for _ in range(rng.randrange(20)):
-            if state.is_done():
-                break
-            state = state.next(rng.choice(state.legal_actions()))
+        state = random_state(rng, rng.randrange(20))
         if state.is_done():
             continue
         names = {shogi.action_name(state, a): a for a in state.legal_actions()}
@@ -205,11 +204,7 @@ def test_the_mirror_maps_positions_to_positions_and_moves_to_moves():
     (_, _), (square_mirror, action_mirror) = shogi.SYMMETRIES
     rng = random.Random(3)
     for _ in range(50):
-        state = State()
-        for _ in range(rng.randrange(12)):
-            if state.is_done():
-                break
-            state = state.next(rng.choice(state.legal_actions()))
+        state = random_state(rng, rng.randrange(12))
         mirrored = State([state.pieces[s] for s in square_mirror] + state.pieces[12:],
                          [state.enemy_pieces[s] for s in square_mirror] + state.enemy_pieces[12:], state.depth)
         assert sorted(action_mirror[a] for a in state.legal_actions()) == mirrored.legal_actions()
