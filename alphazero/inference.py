@@ -62,7 +62,9 @@ class OnnxNetwork:
     def __init__(self, path, advice='move it away; `python export.py` writes it again from the .h5 file', threads=None):
         import onnxruntime
         options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = threads or os.cpu_count() or 1
+        # The CPUs this process may use (`taskset -c 0 python ...` gives it one), as TensorFlow counts them
+        usable = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count() or 1
+        options.intra_op_num_threads = threads or usable
         name = path if isinstance(path, str) else 'the model sent'
         try:
             self.session = onnxruntime.InferenceSession(path, options, providers=PROVIDERS[device])

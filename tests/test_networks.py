@@ -99,3 +99,15 @@ def test_a_bad_network_name_prints_the_usage(workdir):
     result = subprocess.run([sys.executable, os.path.join(REPO, 'dual_network.py'), '--network', 'mlp'],
                             capture_output=True, text=True, cwd=workdir)
     assert result.returncode == 2 and 'usage:' in result.stderr and "invalid choice: 'mlp'" in result.stderr
+
+
+def test_onnxruntime_uses_only_the_cpus_the_process_may_use():
+    # `taskset -c 0 python train_cycle.py ...` runs one training per core; more threads than cores would
+    # make onnxruntime's spinning threads fight over it
+    allowed = os.sched_getaffinity(0)
+    try:
+        os.sched_setaffinity(0, {min(allowed)})
+        network = OnnxNetwork(os.path.join(REPO, 'pretrained', 'connect4', 'best.onnx'))
+    finally:
+        os.sched_setaffinity(0, allowed)
+    assert network.session.get_session_options().intra_op_num_threads == 1
