@@ -167,9 +167,9 @@ def test_a_whole_shogi_game_in_the_browser(workdir):
 
 
 def test_a_missing_model_is_explained_on_the_page_and_in_the_log(workdir):
-    result, log = browse(workdir, 'error', '--game', 'othello6')   # a game with no shipped model
-    assert 'runs/othello6/model/best.onnx not found' in result.stdout
-    assert 'error: runs/othello6/model/best.onnx not found' in log
+    result, log = browse(workdir, 'error', '--game', 'othello6', '--model', 'gone.onnx')
+    assert 'gone.onnx not found' in result.stdout
+    assert 'error: gone.onnx not found' in log
 
 
 def test_a_model_of_another_game_is_refused(tiny_best, workdir):
