@@ -4,7 +4,9 @@
 # The best network, searching at temperature 0, plays a random player, an alpha-beta player (perfect
 # at tic-tac-toe) and a pure Monte Carlo tree search player, taking turns at moving first.
 # For a game small enough to solve, it is also judged exactly against the solved game.
-# Beyond the book: it also plays any program that speaks GTP (--engine), from varied openings.
+# Beyond the book: it also plays any program that speaks GTP (--engine), and plays every opponent
+# from varied openings when asked (--opening): from the start, a deterministic best player and a
+# deterministic opponent would play the same few games again and again.
 
 import argparse
 import contextlib
@@ -19,8 +21,8 @@ from alphazero.files import playing_sims
 from alphazero.games import add_game_flag, load_game, model_path, parse_game_args, playing_model_path
 from alphazero.gtp import EnginePlayer
 from alphazero.inference import use_device
-from alphazero.match import (FunctionPlayer, describe_match, distinct_openings, duplicate_starts, match_pairings,
-                             match_summary, play_games, player_points)
+from alphazero.match import (FunctionPlayer, describe_match, duplicate_starts, match_pairings, match_summary,
+                             paired_openings, play_games, player_points)
 from alphazero.workers import add_worker_flags, worker_pool
 from evaluate_network import mcts_player
 from pv_mcts import PV_EVALUATE_COUNT
@@ -29,7 +31,7 @@ from self_play import add_search_flags, check_positive, non_negative_int
 # Parameters
 EP_GAME_COUNT = 10      # games against each opponent
 EP_ENGINE_GAME_COUNT = 40   # games against each GTP engine
-EP_ENGINE_OPENING = 2   # random moves before each engine game; each opening is played with both colours
+EP_OPENING = 0          # random moves before each game (0: from the start, as the book); each opening is played with both colours
 EP_PARALLEL = 32        # games played at once (each engine game runs its own engine process)
 
 
@@ -43,13 +45,17 @@ def mean(points):
 # evaluate_count None: the simulations the model records, else PV_EVALUATE_COUNT
 def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT,
                          cache=True, backend='auto', seed=None, exact=True, engines=(),
-                         engine_game_count=EP_ENGINE_GAME_COUNT, engine_opening=EP_ENGINE_OPENING, pool=None):
+                         engine_game_count=EP_ENGINE_GAME_COUNT, opening=EP_OPENING, pool=None):
     game = game or load_game()
     path = playing_model_path(game)
     if evaluate_count is None:
         evaluate_count, why = playing_sims(None, path, PV_EVALUATE_COUNT)
         print(f'the best player searches {evaluate_count} simulations per move ({why})')
     best = mcts_player(path, game, evaluate_count, 0.0, cache, backend, seed)
+
+    # The openings: the same ones against every opponent, each once with each colour
+    rng = np.random.default_rng(seed)
+    openings = paired_openings(game, opening, max(game_count, engine_game_count if engines else 0), rng)
 
     # The game's fixed players on Ray workers (with `pool`), from the model's ONNX export
     points = {}
@@ -58,27 +64,26 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
             from export import ensure_onnx
             ensure_onnx(game)
         for name in game.opponents():
-            points[name] = pool.match(game, os.path.splitext(path)[0] + '.onnx', name, game_count, evaluate_count, 0.0, seed)
+            points[name] = pool.match(game, os.path.splitext(path)[0] + '.onnx', name, game_count, evaluate_count, 0.0, seed,
+                                      openings[:game_count])
 
     with contextlib.ExitStack() as stack:
-        # The opponents here: the game's fixed players (unless on workers), and each engine from
-        # openings played with both colours
-        matches = [(name, FunctionPlayer(action), game_count, [()] * game_count)
+        # The opponents here: the game's fixed players (unless on workers), and each engine
+        matches = [(name, FunctionPlayer(action), game_count, openings[:game_count])
                    for name, action in game.opponents().items() if name not in points]
-        rng = np.random.default_rng(seed)
         for command in engines:
-            openings = distinct_openings(game, engine_opening, (engine_game_count + 1) // 2, rng)
             matches.append((command, stack.enter_context(EnginePlayer(command, game)), engine_game_count,
-                            [openings[i // 2] for i in range(engine_game_count)]))
+                            openings[:engine_game_count]))
 
         # All games at once, so that the best player's searches share network calls
         pairings = [pair for _, opponent, count, _ in matches for pair in match_pairings(best, opponent, count)]
-        openings = [opening for *_, match_openings in matches for opening in match_openings]
+        match_openings = [moves for *_, moves_of_match in matches for moves in moves_of_match]
         # A game dealt at random (point-Othello's values) is played twice per deal, colours swapped
         starts = [duplicate_starts(game, count) for _, _, count, _ in matches]
         starts = None if not starts or starts[0] is None else [start for match_starts in starts for start in match_starts]
         with tqdm(total=len(pairings), desc='evaluate best player', unit='game') as progress:
-            results = play_games(game.State, pairings, EP_PARALLEL, progress=progress, openings=openings, starts=starts)
+            results = play_games(game.State, pairings, EP_PARALLEL, progress=progress, openings=match_openings,
+                                 starts=starts)
         for name, _, count, _ in matches:
             points[name], results = player_points(results[:count]), results[count:]
 
@@ -103,9 +108,10 @@ def add_engine_flags(parser):
                              '(repeat the flag for several engines)')
     parser.add_argument('--engine-games', type=int, default=EP_ENGINE_GAME_COUNT, metavar='N',
                         help='games against each engine (default: %(default)s)')
-    parser.add_argument('--engine-opening', type=non_negative_int, default=EP_ENGINE_OPENING, metavar='K',
-                        help='each engine game starts after K random moves; each opening is played once with '
-                             'each colour (default: %(default)s)')
+    parser.add_argument('--opening', type=non_negative_int, default=EP_OPENING, metavar='K',
+                        help='each game against an opponent or engine starts after K random moves, and each '
+                             'opening is played once with each colour; 0 starts from the start, as the book '
+                             '(default: %(default)s)')
 
 
 def main():
@@ -123,7 +129,7 @@ def main():
     with worker_pool(args) or contextlib.nullcontext() as pool:
         evaluate_best_player(load_game(args.game), args.games, args.sims, args.cache, args.backend, args.seed,
                              engines=args.engine, engine_game_count=args.engine_games,
-                             engine_opening=args.engine_opening, pool=pool)
+                             opening=args.opening, pool=pool)
 
 
 if __name__ == '__main__':

@@ -97,14 +97,14 @@ def non_negative_int(text):
 def add_exploration_flags(parser):
     parser.add_argument('--dirichlet', type=non_negative, default=SP_DIRICHLET_ALPHA, metavar='ALPHA',
                         help=f'mix Dirichlet(ALPHA) noise into the root priors of self-play, weight '
-                             f'{SP_DIRICHLET_WEIGHT} (default: 0, off as in the book; try 0.3)')
+                             f'{SP_DIRICHLET_WEIGHT}; 0 is off, as in the book (default: %(default)s)')
     parser.add_argument('--random-opening', type=non_negative_int, default=SP_RANDOM_OPENING, metavar='N',
                         help='start each self-play game after 0 to N random moves, which are not recorded '
-                             '(default: 0, off as in the book)')
+                             '(default: %(default)s; 0 is off, as in the book)')
     parser.add_argument('--greedy-after', type=non_negative_int, default=SP_GREEDY_AFTER, metavar='N',
                         help='from the Nth move of a self-play game on, play the most visited move instead of '
                              'sampling at the temperature; the policy target stays the visit distribution '
-                             '(default: never, as in the book)')
+                             '(default: %(default)s; None is never, as in the book)')
     parser.add_argument('--no-peek', dest='peek', action='store_false',
                         help='games with hidden information (pointothello): self-play searches only what a player '
                              'sees, as every other stage does (default: self-play may see it, as in seed 000)')

@@ -75,7 +75,7 @@ def parse_args(argv=None):
     add_training_flags(parser)
 
     # The game's defaults and then the preset's replace the book's, then the command line is read over them
-    args = parse_game_args(parser, argv, PRESETS[parser.parse_known_args(argv)[0].preset])
+    args = parse_game_args(parser, argv, PRESETS)
     check_positive(args, 'cycles', 'games', 'epochs', 'best_games', 'best_every', 'engine_games', 'parallel', 'sims',
                    'window')
     if args.eval_games < (1 if args.gate else 0):
@@ -168,7 +168,7 @@ def run_cycle(game, args, cycle, progress_path, training, previous_exact=None, p
                 return None
             return evaluate_best_player(game, args.best_games, args.sims, args.cache, args.backend, seed, exact=False,
                                         engines=args.engine, engine_game_count=args.engine_games,
-                                        engine_opening=args.engine_opening, pool=pool)
+                                        opening=args.opening, pool=pool)
         stage('best', promote)
 
     # The exact strength of the best player, every cycle, for games small enough to solve (measured

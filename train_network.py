@@ -165,8 +165,8 @@ def add_training_flags(parser):
                         help="also train on every symmetric copy of each position (not in the book)")
     parser.add_argument('--samples', type=int, default=RN_SAMPLES, metavar='N',
                         help='train on N samples drawn from the window, each in a random symmetry, instead of '
-                             'epochs (rounded up to whole calls of %d batches; default: 0, epochs as in the book)'
-                             % RN_STEPS_PER_EXECUTION)
+                             f'epochs (rounded up to whole calls of {RN_STEPS_PER_EXECUTION} batches); 0 trains '
+                             'epochs, as in the book (default: %(default)s)')
 
 
 def main():

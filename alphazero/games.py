@@ -53,12 +53,15 @@ def add_game_flag(parser):
                         help='which game to play and train (default: %(default)s)')
 
 
-def parse_game_args(parser, argv=None, overrides=None, keep=()):
+def parse_game_args(parser, argv=None, presets=None, keep=()):
     """Parse the command line, with the chosen game's DEFAULTS over the parser's own defaults, then
-    `overrides` (a preset) over those; the flags typed always win. The flags named in `keep` keep
-    the parser's default (the playing scripts' --sims: what the model records, not the training's)."""
-    known = vars(parser.parse_known_args(argv)[0])
-    defaults = dict(getattr(load_game(known['game']), 'DEFAULTS', {}), **(overrides or {}))
+    the chosen --preset's (`presets`: {name: defaults}) over those; the flags typed always win. The
+    flags named in `keep` keep the parser's default (the playing scripts' --sims: what the model
+    records, not the training's). --help shows the defaults so chosen."""
+    # The game first, without --help, so that the help printed next shows the game's defaults
+    argv = sys.argv[1:] if argv is None else argv
+    known = vars(parser.parse_known_args([arg for arg in argv if arg not in ('-h', '--help')])[0])
+    defaults = dict(getattr(load_game(known['game']), 'DEFAULTS', {}), **(presets[known['preset']] if presets else {}))
     parser.set_defaults(**{name: value for name, value in defaults.items() if name in known and name not in keep})
     return parser.parse_args(argv)
 

@@ -210,11 +210,12 @@ def player_points(results):
     return [(player_value(game.state, i % 2 == 0) + 1) / 2 for i, game in enumerate(results)]
 
 
-def play_match(game, player, opponent, count, progress=None):
+def play_match(game, player, opponent, count, progress=None, openings=None):
     """`count` games, colours alternating (the player first in even games), from the same deal in
-    pairs when the game deals at random; returns the player's points, game by game."""
+    pairs when the game deals at random, game i after the moves openings[i] (none by default);
+    returns the player's points, game by game."""
     results = play_games(game.State, match_pairings(player, opponent, count), progress=progress,
-                         starts=duplicate_starts(game, count))
+                         openings=openings, starts=duplicate_starts(game, count))
     return player_points(results)
 
 
@@ -252,3 +253,13 @@ def distinct_openings(game, plies, count, rng, tries=1000):
             seen.add(key)
             openings.append(moves)
     return [openings[i % len(openings)] for i in range(count)]
+
+
+def paired_openings(game, plies, count, rng):
+    """The openings of a `count`-game match: distinct ones of `plies` random moves, each played
+    twice in a row (colours alternate, so once with each colour); `plies` 0 starts every game from
+    the start."""
+    if not plies:
+        return [[] for _ in range(count)]
+    openings = distinct_openings(game, plies, (count + 1) // 2, rng)
+    return [openings[i // 2] for i in range(count)]

@@ -68,9 +68,10 @@ class GameWorker:
         return self.networks[key]
 
     # `count` games of the model against another model (opponent_key, opponent_content) or the
-    # game's fixed player named `opponent_name`; the model moves first in even games. Its points.
+    # game's fixed player named `opponent_name`, after `openings`; the model moves first in even games.
+    # Its points.
     def match(self, key, content, opponent_key, opponent_content, opponent_name, game_name, count, sims, temperature,
-              seed):
+              seed, openings):
         import random
 
         from alphazero.batched_mcts import Evaluator
@@ -84,7 +85,7 @@ class GameWorker:
             return MctsPlayer(Evaluator(network), sims, temperature, rng, determinize=getattr(game, 'determinize', None))
         opponent = (FunctionPlayer(game.opponents()[opponent_name]) if opponent_name
                     else searcher(self.network_for(opponent_key, opponent_content)))
-        return play_match(game, searcher(self.network_for(key, content)), opponent, count)
+        return play_match(game, searcher(self.network_for(key, content)), opponent, count, openings=openings)
 
     def self_play(self, key, content, game_name, count, settings, seed):
         from alphazero.games import load_game
@@ -169,9 +170,10 @@ class WorkerPool:
         return arrays, {'evaluations': evaluations, 'lookups': lookups,
                         'hit_rate': 1 - evaluations / lookups if lookups else 0.0}
 
-    def match(self, game, onnx_path, opponent, count, sims, temperature=0.0, seed=None):
+    def match(self, game, onnx_path, opponent, count, sims, temperature=0.0, seed=None, openings=None):
         """The model's points, game by game, against `opponent`: another .onnx file or the name of
-        one of the game's fixed players; the model first in even games, as match.play_match."""
+        one of the game's fixed players; the model first in even games, game i after the moves
+        openings[i], as match.play_match."""
         key, content = self.share_model(onnx_path)
         opponent_key, opponent_content, opponent_name = None, None, opponent
         if opponent.endswith('.onnx'):
@@ -179,5 +181,6 @@ class WorkerPool:
         # Chunks of an even number of games, so that colours keep alternating and deals keep their pairs
         size = 2 * -(-count // (2 * self.workers))
         chunks = [(key, content, opponent_key, opponent_content, opponent_name, game.NAME, min(size, count - start), sims,
-                   temperature, None if seed is None else [seed, start]) for start in range(0, count, size)]
+                   temperature, None if seed is None else [seed, start], openings and openings[start:start + size])
+                  for start in range(0, count, size)]
         return [point for points in self.run('match', chunks) for point in points]

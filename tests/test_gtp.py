@@ -14,7 +14,7 @@ from alphazero.cli import UserError
 from alphazero.files import save_model
 from alphazero.games import GAMES, load_game, player_value
 from alphazero.gtp import EnginePlayer, action_names, gtp_problem, parse_move
-from alphazero.match import FunctionPlayer, distinct_openings, elo, match_summary, play_games
+from alphazero.match import FunctionPlayer, distinct_openings, elo, match_summary, paired_openings, play_games
 from conftest import REPO, need, tiny_model
 from gtp_engine import GtpSession
 
@@ -207,6 +207,14 @@ def test_openings_differ_and_each_is_played_with_both_colours():
     assert len({tuple(m) for m in distinct_openings(load_game('tictactoe'), 1, 12, np.random.default_rng(0))}) == 9
 
 
+def test_a_match_plays_each_opening_twice_in_a_row_so_once_with_each_colour():
+    openings = paired_openings(load_game('connect4'), 2, 9, np.random.default_rng(0))
+    assert len(openings) == 9 and all(openings[i] == openings[i + 1] for i in range(0, 8, 2))
+    assert len({tuple(m) for m in openings}) == 5 and {len(m) for m in openings} == {2}
+    # No opening moves: every game from the start, as the book plays them
+    assert paired_openings(load_game('tictactoe'), 0, 4, np.random.default_rng(0)) == [[]] * 4
+
+
 def test_match_summary_counts_results_and_gives_an_elo_interval():
     assert elo(0.5) == 0 and elo(0.75) == pytest.approx(190.85, abs=0.01) and elo(1) == float('inf')
     even = match_summary([1, 0] * 20)
@@ -270,7 +278,7 @@ def test_grhino_plays_through_forced_passes_with_either_colour(rhino):
 def test_a_short_match_against_grhino(tiny_othello8, rhino):
     from evaluate_best_player import evaluate_best_player
     scores = evaluate_best_player(load_game('othello8'), game_count=1, evaluate_count=4, seed=0,
-                                  engines=[f'{rhino} -l 1'], engine_game_count=6, engine_opening=4)
+                                  engines=[f'{rhino} -l 1'], engine_game_count=6, opening=4)
     match = scores[f'{rhino} -l 1']
     assert match['games'] == 6 and match['wins'] + match['draws'] + match['losses'] == 6
     assert match['first'] is not None and match['second'] is not None

@@ -27,6 +27,16 @@ def test_help_prints_usage_instead_of_playing(workdir, script):
     assert len(result.stdout.splitlines()) < 10  # no board printed
 
 
+def test_help_shows_the_defaults_of_the_chosen_game_and_preset(capsys):
+    from train_cycle import parse_args
+    for argv, shown in [(['--game', 'connect4'], ['(default: resnet)', 'K     each game', '(default: 2)']),
+                        (['--preset', 'fast'], ['(default: 400)', '(default: 0.3)'])]:
+        with pytest.raises(SystemExit):
+            parse_args([*argv, '--help'])
+        text = ' '.join(capsys.readouterr().out.split())
+        assert all(' '.join(s.split()) in text for s in shown), (argv, text)
+
+
 @pytest.mark.parametrize('port', ['99999', '-1'])
 def test_play_web_refuses_a_port_out_of_range_in_one_line(workdir, port):
     result = run_script('play_web.py', '--port', port, cwd=workdir, timeout=60)

@@ -93,7 +93,7 @@ def test_evaluations_on_workers_score_as_in_one_process(workdir):
     with WorkerPool(2) as workers:
         better, average = evaluate_network(connect4, 6, 4, temperature=1.0, seed=3, update=False, pool=workers)
         again = evaluate_network(connect4, 6, 4, temperature=1.0, seed=3, update=False, pool=workers)
-        scores = evaluate_best_player(connect4, 4, 4, seed=3, exact=False, pool=workers)
+        scores = evaluate_best_player(connect4, 4, 4, seed=3, exact=False, opening=2, pool=workers)
     assert 0 <= average <= 1 and again == (better, average)          # reproducible with the seed
     assert (workdir / 'runs' / 'connect4' / 'model' / 'latest.onnx').exists()
     assert set(scores) == set(connect4.opponents()) and all(s['games'] == 4 for s in scores.values())
