@@ -24,9 +24,9 @@ from alphazero.opponents import heuristic_opponents
 # 10 files, no gate games, the fixed opponents every 5 cycles: at equal time (30 minutes) it beat the
 # book's network with epochs over the symmetries 34-2-4 (README, "Networks and the training recipe").
 DEFAULTS = {
-    6: {'filters': 64, 'blocks': 4, 'games': 100, 'sims': 50, 'epochs': 1, 'dirichlet': 1.0,
-        'random_opening': 2, 'greedy_after': 10, 'symmetries': True, 'window': 4, 'gate': False,
-        'cycles': 10, 'opening': 4},
+    6: {'network': 'resnet', 'filters': 64, 'blocks': 4, 'games': 100, 'sims': 50, 'samples': 24576, 'window': 10,
+        'dirichlet': 1.0, 'random_opening': 2, 'greedy_after': 10, 'gate': False, 'eval_games': 0, 'best_every': 5,
+        'cycles': 100, 'opening': 4},
     8: {'network': 'resnet', 'filters': 64, 'blocks': 5, 'games': 60, 'sims': 50, 'samples': 28672, 'window': 10,
         'dirichlet': 0.8, 'random_opening': 2, 'greedy_after': 16, 'gate': False, 'eval_games': 0, 'best_every': 5,
         'cycles': 100, 'opening': 4},
