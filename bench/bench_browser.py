@@ -1,0 +1,87 @@
+"""Network speed in the browser, beside the same network in Python, in one run.
+
+For each .onnx file: positions per second on onnxruntime-web in headless Chromium (WebAssembly, one
+thread, as the page plays) and on onnxruntime in Python with one thread, one position per call (as
+the page's search calls the network) and in batches of 16. The ratio browser / Python says how much
+slower a model plays on the page than in human_play.py at the same simulations.
+
+Run: .venv/bin/python bench/bench_browser.py --game othello8 runs/othello8/model/best.onnx [more.onnx ...]
+Needs Chromium (/usr/bin/chromium or $CHROMIUM) and the npm packages (bash setup.sh).
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import numpy as np  # noqa: E402
+
+from alphazero.games import GAMES, load_game  # noqa: E402
+from alphazero.inference import OnnxNetwork  # noqa: E402
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BATCHES = (1, 16)
+SECONDS = 3.0   # timing per batch size
+
+
+# Positions per second of onnxruntime in this process, one thread, random planes
+def python_speed(path, game, batch):
+    network = OnnxNetwork(path, threads=1)
+    planes = np.random.default_rng(0).random((batch, *game.INPUT_SHAPE), dtype=np.float32)
+    for _ in range(3):
+        network(planes)
+    calls, start = 0, time.perf_counter()
+    while time.perf_counter() - start < SECONDS:
+        network(planes)
+        calls += 1
+    return calls * batch / (time.perf_counter() - start)
+
+
+# Positions per second in Chromium: play_web.py serves the model, browser_speed.mjs times it
+def browser_speed(path, game):
+    with tempfile.TemporaryDirectory() as workdir:
+        server = subprocess.Popen([sys.executable, os.path.join(REPO, 'play_web.py'), '--game', game.NAME,
+                                   '--model', os.path.abspath(path), '--port', '0'],
+                                  cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            line = server.stdout.readline()
+            address = re.search(r'http://127\.0\.0\.1:\d+/', line)
+            if not address:
+                sys.exit(f'play_web.py did not start: {server.stderr.read().strip()}')
+            result = subprocess.run([shutil.which('node') or 'node', os.path.join(REPO, 'bench', 'browser_speed.mjs'),
+                                     address.group(0), *map(str, BATCHES)],
+                                    cwd=REPO, capture_output=True, text=True, timeout=300)
+            if result.returncode:
+                sys.exit(f'the browser run failed: {result.stderr.strip()[-500:]}')
+            return {int(batch): speed for batch, speed in json.loads(result.stdout).items()}
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+
+
+def main():
+    parser = argparse.ArgumentParser(description='onnxruntime-web in Chromium against onnxruntime in Python.')
+    parser.add_argument('--game', choices=sorted(GAMES), default='tictactoe')
+    parser.add_argument('models', nargs='+', help='.onnx files of this game')
+    args = parser.parse_args()
+    game = load_game(args.game)
+    chromium = subprocess.run([os.environ.get('CHROMIUM', '/usr/bin/chromium'), '--version'], capture_output=True, text=True)
+    print(f'{game.NAME}: positions/s, one thread; {chromium.stdout.strip()}')
+    print(f'{"model":40} {"size":>8} ' + ' '.join(f'{f"browser b{b}":>11} {f"python b{b}":>10} {"ratio":>6}' for b in BATCHES))
+    for path in args.models:
+        web = browser_speed(path, game)
+        cells = []
+        for batch in BATCHES:
+            local = python_speed(path, game, batch)
+            cells.append(f'{web[batch]:11,.0f} {local:10,.0f} {web[batch] / local:6.2f}')
+        print(f'{os.path.relpath(path)[-40:]:40} {os.path.getsize(path) / 1e6:6.2f}MB ' + ' '.join(cells))
+
+
+if __name__ == '__main__':
+    main()
