@@ -51,7 +51,6 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
     if evaluate_count is None:
         evaluate_count, why = playing_sims(None, path, PV_EVALUATE_COUNT)
         print(f'the best player searches {evaluate_count} simulations per move ({why})')
-    best = mcts_player(path, game, evaluate_count, 0.0, cache, backend, seed)
 
     # The openings: the same ones against every opponent, each once with each colour
     rng = np.random.default_rng(seed)
@@ -75,7 +74,9 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
             matches.append((command, stack.enter_context(EnginePlayer(command, game)), engine_game_count,
                             openings[:engine_game_count]))
 
-        # All games at once, so that the best player's searches share network calls
+        # All games at once, so that the best player's searches share network calls (the network is
+        # loaded here only when some games are played here)
+        best = mcts_player(path, game, evaluate_count, 0.0, cache, backend, seed) if matches else None
         pairings = [pair for _, opponent, count, _ in matches for pair in match_pairings(best, opponent, count)]
         match_openings = [moves for *_, moves_of_match in matches for moves in moves_of_match]
         # A game dealt at random (point-Othello's values) is played twice per deal, colours swapped
@@ -97,6 +98,7 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
 
     # Judged against the solved game
     if exact and getattr(game, 'SOLVABLE', False):
+        best = best or mcts_player(path, game, evaluate_count, 0.0, cache, backend, seed)
         scores['exact'] = exact_strength(game, best.evaluator, evaluate_count)
         print(describe(scores['exact']))
     return scores

@@ -83,8 +83,9 @@ def test_self_play_script_with_workers_writes_a_history_file(workdir):
     assert 'from 4 games' in result.stdout and (workdir / 'runs' / 'connect4' / 'model' / 'best.onnx').exists()
 
 
-def test_evaluations_on_workers_score_as_in_one_process(workdir):
+def test_evaluations_on_workers_score_as_in_one_process(workdir, monkeypatch):
     need_ray()
+    import evaluate_best_player as stage
     from alphazero.workers import WorkerPool
     from evaluate_best_player import evaluate_best_player
     from evaluate_network import evaluate_network
@@ -93,6 +94,8 @@ def test_evaluations_on_workers_score_as_in_one_process(workdir):
     with WorkerPool(2) as workers:
         better, average = evaluate_network(connect4, 6, 4, temperature=1.0, seed=3, update=False, pool=workers)
         again = evaluate_network(connect4, 6, 4, temperature=1.0, seed=3, update=False, pool=workers)
+        # Every game on the workers: the learner does not load the network itself
+        monkeypatch.setattr(stage, 'mcts_player', lambda *args: pytest.fail('the network was loaded locally'))
         scores = evaluate_best_player(connect4, 4, 4, seed=3, exact=False, opening=2, pool=workers)
     assert 0 <= average <= 1 and again == (better, average)          # reproducible with the seed
     assert (workdir / 'runs' / 'connect4' / 'model' / 'latest.onnx').exists()
