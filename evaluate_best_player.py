@@ -75,8 +75,9 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
                             openings[:engine_game_count]))
 
         # All games at once, so that the best player's searches share network calls (the network is
-        # loaded here only when some games are played here)
-        best = mcts_player(path, game, evaluate_count, 0.0, cache, backend, seed) if matches else None
+        # loaded here only when it plays or is judged here)
+        judged = exact and getattr(game, 'SOLVABLE', False)
+        best = mcts_player(path, game, evaluate_count, 0.0, cache, backend, seed) if matches or judged else None
         pairings = [pair for _, opponent, count, _ in matches for pair in match_pairings(best, opponent, count)]
         match_openings = [moves for *_, moves_of_match in matches for moves in moves_of_match]
         # A game dealt at random (point-Othello's values) is played twice per deal, colours swapped
@@ -97,8 +98,7 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
         print(f'{name} {round(scores[name]["all"], 3)} ({sides}): {describe_match(scores[name])}')
 
     # Judged against the solved game
-    if exact and getattr(game, 'SOLVABLE', False):
-        best = best or mcts_player(path, game, evaluate_count, 0.0, cache, backend, seed)
+    if judged:
         scores['exact'] = exact_strength(game, best.evaluator, evaluate_count)
         print(describe(scores['exact']))
     return scores
