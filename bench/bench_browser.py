@@ -30,9 +30,8 @@ BATCHES = (1, 16)
 SECONDS = 3.0   # timing per batch size
 
 
-# Positions per second of onnxruntime in this process, one thread, random planes
-def python_speed(path, game, batch):
-    network = OnnxNetwork(path, threads=1)
+# Positions per second of onnxruntime in this process (a session of one thread), random planes
+def python_speed(network, game, batch):
     planes = np.random.default_rng(0).random((batch, *game.INPUT_SHAPE), dtype=np.float32)
     for _ in range(3):
         network(planes)
@@ -76,9 +75,10 @@ def main():
     print(f'{"model":40} {"size":>8} ' + ' '.join(f'{f"browser b{b}":>11} {f"python b{b}":>10} {"ratio":>6}' for b in BATCHES))
     for path in args.models:
         web = browser_speed(path, game)
+        network = OnnxNetwork(path, threads=1)
         cells = []
         for batch in BATCHES:
-            local = python_speed(path, game, batch)
+            local = python_speed(network, game, batch)
             cells.append(f'{web[batch]:11,.0f} {local:10,.0f} {web[batch] / local:6.2f}')
         print(f'{os.path.relpath(path)[-40:]:40} {os.path.getsize(path) / 1e6:6.2f}MB ' + ' '.join(cells))
 

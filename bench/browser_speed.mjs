@@ -2,14 +2,10 @@
 // thread, as the page runs it) in headless Chromium. bench/bench_browser.py starts the server and
 // runs this; it prints one JSON line: {"batch": positions per second, ...}.
 //   node bench/browser_speed.mjs URL BATCH [BATCH ...]
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../web/test/chromium.mjs';
 
 const [url, ...batches] = process.argv.slice(2);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium();
 try {
   const page = await browser.newPage();
   // A page of the server that runs nothing itself (the game page would start its own session)

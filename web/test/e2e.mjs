@@ -7,18 +7,13 @@
 //   node web/test/e2e.mjs error   URL screenshot.png   the page must explain a missing model
 // Every mode fails on a console error or a failed request. Chromium is Debian's (/usr/bin/chromium,
 // or $CHROMIUM), driven by playwright-core.
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.mjs';
 
 const [mode, url, screenshot, size = '360x900'] = process.argv.slice(2);
 const [width, height] = size.split('x').map(Number);
 const fail = (message) => { throw new Error(message); };
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  // No background connections: this machine has no network beyond the local server
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium();
 try {
   const page = await browser.newPage(mode === 'othello' ? { viewport: { width, height } } : {});
   const problems = [];
