@@ -15,7 +15,7 @@ import os
 import numpy as np
 from tqdm import tqdm
 
-from alphazero.cli import run
+from alphazero.cli import UserError, run
 from alphazero.exact import describe, exact_strength
 from alphazero.files import playing_sims
 from alphazero.games import add_game_flag, load_game, model_path, parse_game_args, playing_model_path
@@ -42,11 +42,13 @@ def mean(points):
 
 # Play the best player against every opponent and engine; returns {name: {'all', 'first', 'second':
 # average point, 'wins', 'draws', 'losses', 'elo', ...}} and, for a solvable game, {'exact': ...}
-# evaluate_count None: the simulations the model records, else PV_EVALUATE_COUNT
+# evaluate_count None: the simulations the model records, else PV_EVALUATE_COUNT; opponents: the names
+# of the game's fixed opponents to play (None: all of them)
 def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT,
                          cache=True, backend='auto', seed=None, exact=True, engines=(),
-                         engine_game_count=EP_ENGINE_GAME_COUNT, opening=EP_OPENING, pool=None):
+                         engine_game_count=EP_ENGINE_GAME_COUNT, opening=EP_OPENING, pool=None, opponents=None):
     game = game or load_game()
+    opponents = {name: action for name, action in game.opponents().items() if opponents is None or name in opponents}
     path = playing_model_path(game)
     if evaluate_count is None:
         evaluate_count, why = playing_sims(None, path, PV_EVALUATE_COUNT)
@@ -62,14 +64,14 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
         if path == model_path(game, 'best.h5'):
             from export import ensure_onnx
             ensure_onnx(game)
-        for name in game.opponents():
+        for name in opponents:
             points[name] = pool.match(game, os.path.splitext(path)[0] + '.onnx', name, game_count, evaluate_count, 0.0, seed,
                                       openings[:game_count])
 
     with contextlib.ExitStack() as stack:
         # The opponents here: the game's fixed players (unless on workers), and each engine
         matches = [(name, FunctionPlayer(action), game_count, openings[:game_count])
-                   for name, action in game.opponents().items() if name not in points]
+                   for name, action in opponents.items() if name not in points]
         for command in engines:
             matches.append((command, stack.enter_context(EnginePlayer(command, game)), engine_game_count,
                             openings[:engine_game_count]))
@@ -91,7 +93,7 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
 
     # Points per opponent: over all games, and as first (even games) and second player (odd)
     scores = {}
-    for name in [*game.opponents(), *engines]:
+    for name in [*opponents, *engines]:
         scores[name] = dict(match_summary(points[name]), first=mean(points[name][0::2]), second=mean(points[name][1::2]))
         sides = ', '.join(f'as {side} {round(scores[name][side], 3)}' for side in ('first', 'second')
                           if scores[name][side] is not None)  # one game: no game as second
@@ -116,22 +118,43 @@ def add_engine_flags(parser):
                              '(default: %(default)s)')
 
 
+# --opponent NAME: a fixed opponent's name as printed (VS_AlphaBeta4) or short (alphabeta4), or none
+def chosen_opponents(game, names):
+    if not names:
+        return None
+    known = {name.lower().removeprefix('vs_'): name for name in game.opponents()}
+    chosen = []
+    for name in names:
+        short = name.lower().removeprefix('vs_')
+        if short not in known and short != 'none':
+            raise UserError(f'--opponent {name}: {game.NAME} has the opponents {", ".join(known)} (or none)')
+        chosen += [known[short]] if short in known else []
+    return chosen
+
+
 def main():
     parser = argparse.ArgumentParser(description='Play the best player against random, alpha-beta and MCTS players, '
                                                  'and against GTP engines.')
     add_game_flag(parser)
     parser.add_argument('--games', type=int, default=EP_GAME_COUNT,
                         help='games against each opponent, EP_GAME_COUNT (default: %(default)s)')
+    parser.add_argument('--opponent', action='append', default=[], metavar='NAME',
+                        help='play only this fixed opponent, e.g. random or alphabeta4 (repeatable; none: only the '
+                             'engines) (default: every opponent of the game)')
     add_engine_flags(parser)
     add_search_flags(parser, None)
     add_worker_flags(parser)
     args = parse_game_args(parser, keep=('sims',))
     check_positive(args, 'games', 'sims', 'engine_games')
+    game = load_game(args.game)
+    opponents = chosen_opponents(game, args.opponent)
+    if opponents == [] and not args.engine:
+        raise UserError('--opponent none leaves nothing to play: add an --engine, or name an opponent')
     use_device(args.device)
     with worker_pool(args) or contextlib.nullcontext() as pool:
-        evaluate_best_player(load_game(args.game), args.games, args.sims, args.cache, args.backend, args.seed,
+        evaluate_best_player(game, args.games, args.sims, args.cache, args.backend, args.seed,
                              engines=args.engine, engine_game_count=args.engine_games,
-                             opening=args.opening, pool=pool)
+                             opening=args.opening, pool=pool, opponents=opponents)
 
 
 if __name__ == '__main__':

@@ -111,3 +111,14 @@ def test_strength_chart_counts_wrong_positions_on_a_log_scale():
     assert list(axes.get_lines()[0].get_ydata()) == [45, 2, 0]   # the last wrong positions stay visible
     assert 'of 4,520' in axes.get_title()
     pyplot.close('all')
+
+
+def test_evaluate_best_player_plays_only_the_opponents_named(tiny_best):
+    result = run_script('evaluate_best_player.py', '--games', '2', '--sims', '2', '--opponent', 'random',
+                        '--opponent', 'VS_MCTS', cwd='.')
+    assert result.returncode == 0, result.stderr[-2000:]
+    played = sorted(line.split()[0] for line in result.stdout.splitlines() if line.startswith('VS_'))
+    assert played == ['VS_MCTS', 'VS_Random']
+    result = run_script('evaluate_best_player.py', '--opponent', 'alphabeta9', cwd='.')
+    assert result.returncode == 2 and 'Traceback' not in result.stderr
+    assert result.stderr.strip() == 'error: --opponent alphabeta9: tictactoe has the opponents random, alphabeta, mcts (or none)'
