@@ -105,6 +105,20 @@ def progress_callback(epochs, samples):
     return Progress()
 
 
+# A callback that moves `bar` by one for every training batch, across the epochs of separate fit
+# calls (Keras reports the last batch of each run of steps_per_execution batches)
+def batch_progress(bar):
+    import keras
+
+    class Progress(keras.callbacks.Callback):
+        def on_epoch_begin(self, epoch, logs=None):
+            self.done_before = bar.n
+
+        def on_train_batch_end(self, batch, logs=None):
+            bar.update(self.done_before + batch + 1 - bar.n)
+    return Progress()
+
+
 # The best player's network, compiled for training. A model compiled before for the same network
 # (train_cycle keeps one) only takes best's weights and a fresh optimizer, as a new compile would
 # give it, so that XLA does not compile the train step again every cycle

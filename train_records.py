@@ -12,6 +12,7 @@
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -25,10 +26,10 @@ from alphazero.games import load_game, model_path, parse_game_args, player_value
 from alphazero.records import RecordError, read_records, replay
 from dual_network import add_network_flags, build_network, check_network_flags, describe_network, network_arguments
 from export import ensure_onnx
-from train_network import RN_BATCH_SIZE, compile_model, replay_sample
+from train_network import RN_BATCH_SIZE, batch_progress, compile_model, replay_sample
 
 # Parameters
-TR_EPOCHS = 10            # passes over the training positions
+TR_EPOCHS = 5             # passes over the training positions (seed 004)
 TR_VALIDATION = 0.1       # share of the games kept for validation
 TR_LEARNING_RATE = 0.001  # Adam's learning rate in the first epoch, times TR_DECAY every epoch (seed 004)
 TR_DECAY = 0.8
@@ -133,17 +134,18 @@ def train_records(game, paths, network=None, epochs=TR_EPOCHS, batch_size=RN_BAT
 
     # Epochs: every training position once, in a random symmetry; then the validation games
     records, metrics_path, start = [], model_path(game, METRICS_FILE), time.perf_counter()
-    with tqdm(total=epochs, desc='train on records', unit='epoch') as bar:
+    steps = math.ceil(len(train[2]) / batch_size)
+    with tqdm(total=epochs * steps, desc=f'train on records ({epochs} epochs)', unit='batch') as bar:
         for epoch in range(epochs):
             model.optimizer.learning_rate.assign(TR_LEARNING_RATE * TR_DECAY ** epoch)
             position, policy, value = replay_sample(game, *train, len(train[2]), rng)
-            history = model.fit(position, [policy, value], batch_size=batch_size, epochs=1, verbose=0)
+            history = model.fit(position, [policy, value], batch_size=batch_size, epochs=1, verbose=0,
+                                callbacks=[batch_progress(bar)])
             record = {'epoch': epoch + 1, 'seconds': time.perf_counter() - start,
                       'train_loss': float(history.history['loss'][-1])}
             record.update(measure(model, *valid) if valid else {})
             records.append(record)
-            bar.set_postfix({k: f'{v:.3f}' for k, v in record.items() if k in ('train_loss', 'loss', 'policy_accuracy')})
-            bar.update(1)
+            bar.set_postfix({k: f'{v:.3f}' for k, v in record.items() if k in ('epoch', 'train_loss', 'loss', 'policy_accuracy')})
 
     # The result: best.h5 and its export, the metrics and their chart
     save_model(model, best)
