@@ -145,7 +145,8 @@ def train_records(game, paths, network=None, epochs=TR_EPOCHS, batch_size=RN_BAT
                       'train_loss': float(history.history['loss'][-1])}
             record.update(measure(model, *valid) if valid else {})
             records.append(record)
-            bar.set_postfix({k: f'{v:.3f}' for k, v in record.items() if k in ('epoch', 'train_loss', 'loss', 'policy_accuracy')})
+            bar.set_postfix(epoch=epoch + 1, **{k: f'{v:.3f}' for k, v in record.items()
+                                                if k in ('train_loss', 'loss', 'policy_accuracy')})
 
     # The result: best.h5 and its export, the metrics and their chart
     save_model(model, best)
