@@ -11,6 +11,7 @@
 #   python train_records.py --game othello8 records/engines.wtb [more .wtb, .txt or .csv files]
 
 import argparse
+import hashlib
 import json
 import math
 import os
@@ -53,6 +54,14 @@ def records_to_arrays(game, games):
     return np.stack(positions), np.stack(policies), np.array(values, np.float32)
 
 
+# A game is a validation game when a hash of its moves falls in the first `validation` share: the
+# same games for every run and every network, whatever the files' order (a game recorded twice stays
+# on one side), so that networks trained on the same records are measured on the same games
+def is_validation_game(moves, validation):
+    digest = hashlib.sha256(bytes(moves)).digest()
+    return int.from_bytes(digest[:8], 'little') < validation * 2 ** 64
+
+
 # Read every file; a bad game is reported and skipped, a file with no usable game is an error
 def read_games(game, paths):
     games = []
@@ -70,15 +79,18 @@ def read_games(game, paths):
 
 
 # Losses and accuracies of the model on a set of positions: policy accuracy = the most likely move
-# is the move played; value accuracy = the value rounded to -1, 0 or 1 is the result
+# is the move played; value accuracy = in the positions of won and lost games, the value's sign
+# names the winner (a value near 0 early in a game is a fair guess, not a predicted draw)
 def measure(model, position, policy, value, batch_size=1024):
     predicted_policy, predicted_value = model.predict(position, batch_size=batch_size, verbose=0)
     predicted_value = predicted_value.reshape(-1)
     policy_loss = -np.mean(np.sum(policy * np.log(np.clip(predicted_policy, 1e-7, 1)), axis=1))
     value_loss = np.mean((predicted_value - value) ** 2)
+    decisive = value != 0
     return {'policy_loss': float(policy_loss), 'value_loss': float(value_loss), 'loss': float(policy_loss + value_loss),
             'policy_accuracy': float(np.mean(predicted_policy.argmax(axis=1) == policy.argmax(axis=1))),
-            'value_accuracy': float(np.mean(np.clip(np.round(predicted_value), -1, 1) == value))}
+            'value_accuracy': float(np.mean(np.sign(predicted_value[decisive]) == value[decisive])) if decisive.any()
+            else float('nan')}
 
 
 def plot_records(records, path):
@@ -114,12 +126,14 @@ def train_records(game, paths, network=None, epochs=TR_EPOCHS, batch_size=RN_BAT
     # The games, split by game
     rng = np.random.default_rng(seed)
     games = read_games(game, paths)
-    order = rng.permutation(len(games))
-    held_out = max(1, round(validation * len(games))) if validation > 0 and len(games) > 1 else 0
-    train = records_to_arrays(game, [games[i] for i in order[held_out:]])
-    valid = records_to_arrays(game, [games[i] for i in order[:held_out]]) if held_out else None
-    print(f'{len(games) - held_out} training games ({len(train[2])} positions), '
-          f'{held_out} validation games ({len(valid[2]) if valid else 0} positions)')
+    held = [is_validation_game(moves, validation) for moves in games]
+    valid_games = [moves for moves, held_out in zip(games, held) if held_out]
+    if len(valid_games) == len(games):
+        raise UserError(f'all {len(games)} games fell in the validation share: give more games or a smaller --validation')
+    train = records_to_arrays(game, [moves for moves, held_out in zip(games, held) if not held_out])
+    valid = records_to_arrays(game, valid_games) if valid_games else None
+    print(f'{len(games) - len(valid_games)} training games ({len(train[2])} positions), '
+          f'{len(valid_games)} validation games ({len(valid[2]) if valid else 0} positions)')
 
     # The network: a new one of the chosen kind, or best.h5 itself
     if from_best:

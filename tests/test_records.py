@@ -125,6 +125,30 @@ def test_supervised_training_learns_the_moves_of_a_player(workdir):
     assert (workdir / 'runs' / 'othello8planes' / 'model' / 'chart_records.png').exists()
 
 
+def test_the_validation_games_depend_only_on_the_games():
+    """Every run, network and file order holds out the same games, so their figures compare."""
+    from train_records import is_validation_game
+    games = random_records(300, seed=3)
+    held = [is_validation_game(moves, 0.1) for moves in games]
+    assert 15 <= sum(held) <= 45
+    assert [is_validation_game(moves, 0.1) for moves in reversed(games)] == held[::-1]
+    assert sum(is_validation_game(moves, 0.5) for moves in games) > 2 * sum(held)
+
+
+def test_value_accuracy_asks_whether_the_sign_names_the_winner():
+    from train_records import measure
+    policy = np.eye(65, dtype=np.float32)[[0, 1, 2, 3]]
+
+    def model_saying(values):
+        class Model:
+            def predict(self, position, batch_size, verbose):
+                return policy, np.array(values, np.float32).reshape(-1, 1)
+        return Model()
+    result = np.array([1, -1, 1, 0], np.float32)   # the draw does not count
+    assert measure(model_saying([0.2, -0.1, -0.3, 0.0]), None, policy, result)['value_accuracy'] == 2 / 3
+    assert measure(model_saying([0.9, -0.9, 0.1, 0.5]), None, policy, result)['value_accuracy'] == 1
+
+
 def test_make_records_with_gtp_rhino(workdir):
     rhino = shutil.which('gtp-rhino') or '/usr/games/gtp-rhino'
     need(shutil.os.path.exists(rhino), 'gtp-rhino', 'apt-get install grhino')
