@@ -49,7 +49,7 @@ async function evaluate(position) {
   return { policy: output.pi.data, value: output.v.data[0] };
 }
 
-// The AI's strength as named levels; Standard is the search the model was trained with
+// The AI's strength as named levels; Standard is the search the model records (play_web.py --sims)
 function levels(trained) {
   const easier = [['Easy', 2], ['Casual', 10]].filter(([, sims]) => sims < trained);
   return [...easier, ['Standard', trained], ['Strong', 4 * trained], ['Maximum', 16 * trained]];
