@@ -55,7 +55,7 @@ def train_student(game, network, data, epochs, batch_size, rng, seed=None):
         for epoch in range(epochs):
             position, policy, value = replay_sample(game, *data, len(data[2]), rng)
             history = model.fit(position, [policy, value], batch_size=batch_size, epochs=1, verbose=0,
-                                callbacks=[batch_progress(bar)])
+                                callbacks=[batch_progress(bar, steps)])
             bar.set_postfix(epoch=epoch + 1, loss=f'{history.history["loss"][-1]:.3f}')
     return model
 

@@ -105,9 +105,10 @@ def progress_callback(epochs, samples):
     return Progress()
 
 
-# A callback that moves `bar` by one for every training batch, across the epochs of separate fit
-# calls (Keras reports the last batch of each run of steps_per_execution batches)
-def batch_progress(bar):
+# A callback that moves `bar` by one for every training batch of an epoch of `steps` batches, across
+# separate fit calls (Keras reports the last batch of each run of steps_per_execution batches, which
+# can run past the end of the epoch)
+def batch_progress(bar, steps):
     import keras
 
     class Progress(keras.callbacks.Callback):
@@ -115,7 +116,7 @@ def batch_progress(bar):
             self.done_before = bar.n
 
         def on_train_batch_end(self, batch, logs=None):
-            bar.update(self.done_before + batch + 1 - bar.n)
+            bar.update(self.done_before + min(batch + 1, steps) - bar.n)
     return Progress()
 
 

@@ -154,7 +154,7 @@ def train_records(game, paths, network=None, epochs=TR_EPOCHS, batch_size=RN_BAT
             model.optimizer.learning_rate.assign(TR_LEARNING_RATE * TR_DECAY ** epoch)
             position, policy, value = replay_sample(game, *train, len(train[2]), rng)
             history = model.fit(position, [policy, value], batch_size=batch_size, epochs=1, verbose=0,
-                                callbacks=[batch_progress(bar)])
+                                callbacks=[batch_progress(bar, steps)])
             record = {'epoch': epoch + 1, 'seconds': time.perf_counter() - start,
                       'train_loss': float(history.history['loss'][-1])}
             record.update(measure(model, *valid) if valid else {})

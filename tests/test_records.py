@@ -1,4 +1,5 @@
 """Othello records: WTHOR and transcripts in and out, bad files, engine records and supervised training."""
+import math
 import random
 import re
 import shutil
@@ -105,7 +106,7 @@ def test_train_records_refuses_bad_input_in_one_line(workdir):
         assert result.returncode == 2 and result.stderr.strip().splitlines()[-1].startswith(message), result.stderr
 
 
-def test_supervised_training_learns_the_moves_of_a_player(workdir):
+def test_supervised_training_learns_the_moves_of_a_player(workdir, capsys):
     # A player who always turns over the most discs: the 8-plane encoding shows that count, so a
     # tiny network can learn it; the validation games measure how well
     planes_game = load_game('othello8planes')
@@ -123,6 +124,11 @@ def test_supervised_training_learns_the_moves_of_a_player(workdir):
     assert records[-1]['policy_accuracy'] > max(0.4, records[0]['policy_accuracy'])
     assert (workdir / 'runs' / 'othello8planes' / 'model' / 'best.onnx').exists()
     assert (workdir / 'runs' / 'othello8planes' / 'model' / 'chart_records.png').exists()
+    # The progress bar counts every batch of every epoch, and no more
+    out, err = capsys.readouterr()
+    positions = int(re.search(r'training games \((\d+) positions\)', out).group(1))
+    total = 10 * math.ceil(positions / 32)
+    assert f'{total}/{total} [' in err
 
 
 def test_the_validation_games_depend_only_on_the_games():
