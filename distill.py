@@ -14,7 +14,6 @@
 
 import argparse
 import json
-import math
 import os
 import tempfile
 import time
@@ -31,7 +30,7 @@ from alphazero.match import MctsPlayer, match_summary, play_match, play_self_pla
 from dual_network import add_network_flags, build_network, check_network_flags, describe_network, network_arguments
 from export import export
 from self_play import SP_DIRICHLET_WEIGHT, add_exploration_flags
-from train_network import RN_BATCH_SIZE, batch_progress, compile_model, replay_sample
+from train_network import RN_BATCH_SIZE, compile_model, epoch_batches, train_epoch
 
 # Parameters
 DS_GAME_COUNT = 500       # teacher self-play games
@@ -50,13 +49,11 @@ def train_student(game, network, data, epochs, batch_size, rng, seed=None):
         keras.utils.set_random_seed(seed)
     model = build_network(game, **network)
     compile_model(model)
-    steps = math.ceil(len(data[2]) / batch_size)
-    with tqdm(total=epochs * steps, desc=f'train the student ({epochs} epochs)', unit='batch') as bar:
+    with tqdm(total=epochs * epoch_batches(data, batch_size), desc=f'train the student ({epochs} epochs)',
+              unit='batch') as bar:
         for epoch in range(epochs):
-            position, policy, value = replay_sample(game, *data, len(data[2]), rng)
-            history = model.fit(position, [policy, value], batch_size=batch_size, epochs=1, verbose=0,
-                                callbacks=[batch_progress(bar, steps)])
-            bar.set_postfix(epoch=epoch + 1, loss=f'{history.history["loss"][-1]:.3f}')
+            loss = train_epoch(model, game, data, batch_size, rng, bar)
+            bar.set_postfix(epoch=epoch + 1, loss=f'{loss:.3f}')
     return model
 
 

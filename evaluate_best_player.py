@@ -48,7 +48,7 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
                          cache=True, backend='auto', seed=None, exact=True, engines=(),
                          engine_game_count=EP_ENGINE_GAME_COUNT, opening=EP_OPENING, pool=None, opponents=None):
     game = game or load_game()
-    opponents = {name: action for name, action in game.opponents().items() if opponents is None or name in opponents}
+    fixed = {name: action for name, action in game.opponents().items() if opponents is None or name in opponents}
     path = playing_model_path(game)
     if evaluate_count is None:
         evaluate_count, why = playing_sims(None, path, PV_EVALUATE_COUNT)
@@ -64,14 +64,14 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
         if path == model_path(game, 'best.h5'):
             from export import ensure_onnx
             ensure_onnx(game)
-        for name in opponents:
+        for name in fixed:
             points[name] = pool.match(game, os.path.splitext(path)[0] + '.onnx', name, game_count, evaluate_count, 0.0, seed,
                                       openings[:game_count])
 
     with contextlib.ExitStack() as stack:
         # The opponents here: the game's fixed players (unless on workers), and each engine
         matches = [(name, FunctionPlayer(action), game_count, openings[:game_count])
-                   for name, action in opponents.items() if name not in points]
+                   for name, action in fixed.items() if name not in points]
         for command in engines:
             matches.append((command, stack.enter_context(EnginePlayer(command, game)), engine_game_count,
                             openings[:engine_game_count]))
@@ -93,7 +93,7 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
 
     # Points per opponent: over all games, and as first (even games) and second player (odd)
     scores = {}
-    for name in [*opponents, *engines]:
+    for name in [*fixed, *engines]:
         scores[name] = dict(match_summary(points[name]), first=mean(points[name][0::2]), second=mean(points[name][1::2]))
         sides = ', '.join(f'as {side} {round(scores[name][side], 3)}' for side in ('first', 'second')
                           if scores[name][side] is not None)  # one game: no game as second

@@ -6,6 +6,7 @@
 # result is saved as latest.h5; evaluate_network.py decides whether it becomes the best player.
 
 import argparse
+import math
 import sys
 import time
 
@@ -118,6 +119,21 @@ def batch_progress(bar, steps):
         def on_train_batch_end(self, batch, logs=None):
             bar.update(self.done_before + min(batch + 1, steps) - bar.n)
     return Progress()
+
+
+# The batches of an epoch over `data` (planes, policies, values)
+def epoch_batches(data, batch_size):
+    return math.ceil(len(data[2]) / batch_size)
+
+
+# One epoch over a fixed set of positions, for the stages that train on one (train_records, distill):
+# every position once, each in a random one of the board's symmetries, `bar` counting the batches.
+# Returns the epoch's training loss
+def train_epoch(model, game, data, batch_size, rng, bar):
+    position, policy, value = replay_sample(game, *data, len(data[2]), rng)
+    history = model.fit(position, [policy, value], batch_size=batch_size, epochs=1, verbose=0,
+                        callbacks=[batch_progress(bar, epoch_batches(data, batch_size))])
+    return float(history.history['loss'][-1])
 
 
 # The best player's network, compiled for training. A model compiled before for the same network

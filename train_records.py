@@ -13,7 +13,6 @@
 import argparse
 import hashlib
 import json
-import math
 import os
 import sys
 import time
@@ -27,7 +26,7 @@ from alphazero.games import load_game, model_path, parse_game_args, player_value
 from alphazero.records import RecordError, read_records, replay
 from dual_network import add_network_flags, build_network, check_network_flags, describe_network, network_arguments
 from export import ensure_onnx
-from train_network import RN_BATCH_SIZE, batch_progress, compile_model, replay_sample
+from train_network import RN_BATCH_SIZE, compile_model, epoch_batches, train_epoch
 
 # Parameters
 TR_EPOCHS = 5             # passes over the training positions (seed 004)
@@ -148,15 +147,12 @@ def train_records(game, paths, network=None, epochs=TR_EPOCHS, batch_size=RN_BAT
 
     # Epochs: every training position once, in a random symmetry; then the validation games
     records, metrics_path, start = [], model_path(game, METRICS_FILE), time.perf_counter()
-    steps = math.ceil(len(train[2]) / batch_size)
-    with tqdm(total=epochs * steps, desc=f'train on records ({epochs} epochs)', unit='batch') as bar:
+    with tqdm(total=epochs * epoch_batches(train, batch_size), desc=f'train on records ({epochs} epochs)',
+              unit='batch') as bar:
         for epoch in range(epochs):
             model.optimizer.learning_rate.assign(TR_LEARNING_RATE * TR_DECAY ** epoch)
-            position, policy, value = replay_sample(game, *train, len(train[2]), rng)
-            history = model.fit(position, [policy, value], batch_size=batch_size, epochs=1, verbose=0,
-                                callbacks=[batch_progress(bar, steps)])
-            record = {'epoch': epoch + 1, 'seconds': time.perf_counter() - start,
-                      'train_loss': float(history.history['loss'][-1])}
+            train_loss = train_epoch(model, game, train, batch_size, rng, bar)
+            record = {'epoch': epoch + 1, 'seconds': time.perf_counter() - start, 'train_loss': train_loss}
             record.update(measure(model, *valid) if valid else {})
             records.append(record)
             bar.set_postfix(epoch=epoch + 1, **{k: f'{v:.3f}' for k, v in record.items()
