@@ -20,7 +20,7 @@ from alphazero.exact import describe, exact_strength
 from alphazero.files import playing_sims
 from alphazero.games import add_game_flag, load_game, model_path, parse_game_args, playing_model_path
 from alphazero.gtp import EnginePlayer
-from alphazero.inference import use_device
+from alphazero.inference import onnx_is_current, use_device
 from alphazero.match import (FunctionPlayer, describe_match, duplicate_starts, match_pairings, match_summary,
                              paired_openings, play_games, player_points)
 from alphazero.workers import add_worker_flags, worker_pool
@@ -43,13 +43,14 @@ def mean(points):
 # Play the best player against every opponent and engine; returns {name: {'all', 'first', 'second':
 # average point, 'wins', 'draws', 'losses', 'elo', ...}} and, for a solvable game, {'exact': ...}
 # evaluate_count None: the simulations the model records, else PV_EVALUATE_COUNT; opponents: the names
-# of the game's fixed opponents to play (None: all of them)
+# of the game's fixed opponents to play (None: all of them); path: the model file (None: the game's best)
 def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT,
                          cache=True, backend='auto', seed=None, exact=True, engines=(),
-                         engine_game_count=EP_ENGINE_GAME_COUNT, opening=EP_OPENING, pool=None, opponents=None):
+                         engine_game_count=EP_ENGINE_GAME_COUNT, opening=EP_OPENING, pool=None, opponents=None,
+                         path=None):
     game = game or load_game()
     fixed = {name: action for name, action in game.opponents().items() if opponents is None or name in opponents}
-    path = playing_model_path(game)
+    path = path or playing_model_path(game)
     if evaluate_count is None:
         evaluate_count, why = playing_sims(None, path, PV_EVALUATE_COUNT)
         print(f'the best player searches {evaluate_count} simulations per move ({why})')
@@ -61,11 +62,15 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
     # The game's fixed players on Ray workers (with `pool`), from the model's ONNX export
     points = {}
     if pool is not None:
+        onnx_path = os.path.splitext(path)[0] + '.onnx'
         if path == model_path(game, 'best.h5'):
             from export import ensure_onnx
             ensure_onnx(game)
+        elif not path.endswith('.onnx') and not onnx_is_current(onnx_path, path):
+            raise UserError(f'the workers play from ONNX and {onnx_path} is missing or older than {path}: '
+                            f'run `python export.py {path}` first')
         for name in fixed:
-            points[name] = pool.match(game, os.path.splitext(path)[0] + '.onnx', name, game_count, evaluate_count, 0.0, seed,
+            points[name] = pool.match(game, onnx_path, name, game_count, evaluate_count, 0.0, seed,
                                       openings[:game_count])
 
     with contextlib.ExitStack() as stack:
@@ -138,6 +143,8 @@ def main():
     add_game_flag(parser)
     parser.add_argument('--games', type=int, default=EP_GAME_COUNT,
                         help='games against each opponent, EP_GAME_COUNT (default: %(default)s)')
+    parser.add_argument('--model', help="the model to evaluate, .h5 or .onnx (default: the game's best.h5, or the "
+                                        "shipped one when there is none)")
     parser.add_argument('--opponent', action='append', default=[], metavar='NAME',
                         help='play only this fixed opponent, e.g. random or alphabeta4 (repeatable; none: only the '
                              'engines) (default: every opponent of the game)')
@@ -147,6 +154,8 @@ def main():
     args = parse_game_args(parser, keep=('sims',))
     check_positive(args, 'games', 'sims', 'engine_games')
     game = load_game(args.game)
+    if args.model and not os.path.exists(args.model):
+        raise UserError(f'{args.model} not found: give a model of {game.NAME} (.h5, or the .onnx export.py writes)')
     opponents = chosen_opponents(game, args.opponent)
     if opponents == [] and not args.engine:
         raise UserError('--opponent none leaves nothing to play: add an --engine, or name an opponent')
@@ -154,7 +163,7 @@ def main():
     with worker_pool(args) or contextlib.nullcontext() as pool:
         evaluate_best_player(game, args.games, args.sims, args.cache, args.backend, args.seed,
                              engines=args.engine, engine_game_count=args.engine_games,
-                             opening=args.opening, pool=pool, opponents=opponents)
+                             opening=args.opening, pool=pool, opponents=opponents, path=args.model)
 
 
 if __name__ == '__main__':
