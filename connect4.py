@@ -31,7 +31,7 @@ BOARD_COLOR = '#1565C0'
 # book's network with epochs over the symmetries 27-4-9, and the transformer 23-4-13 (README)
 DEFAULTS = {'network': 'resnet', 'filters': 64, 'blocks': 5, 'games': 100, 'sims': 50, 'samples': 24576, 'window': 10,
             'dirichlet': 1.0, 'random_opening': 2, 'greedy_after': 10, 'gate': False, 'eval_games': 0,
-            'best_every': 5, 'cycles': 100, 'opening': 2}
+            'best_every': 5, 'cycles': 100, 'keep_every': 10, 'opening': 2}
 
 # Bitboard layout
 HEIGHT = ROWS + 1

@@ -27,10 +27,10 @@ from alphazero.opponents import heuristic_opponents
 DEFAULTS = {
     6: {'network': 'resnet', 'filters': 64, 'blocks': 4, 'games': 100, 'sims': 50, 'samples': 24576, 'window': 10,
         'dirichlet': 1.0, 'random_opening': 2, 'greedy_after': 10, 'gate': False, 'eval_games': 0, 'best_every': 5,
-        'cycles': 100, 'opening': 4},
+        'cycles': 100, 'keep_every': 10, 'opening': 4},
     8: {'network': 'resnet', 'filters': 64, 'blocks': 5, 'games': 60, 'sims': 50, 'samples': 28672, 'window': 10,
         'dirichlet': 0.8, 'random_opening': 2, 'greedy_after': 16, 'gate': False, 'eval_games': 0, 'best_every': 5,
-        'cycles': 100, 'opening': 4},
+        'cycles': 100, 'keep_every': 10, 'opening': 4},
 }
 
 

@@ -41,7 +41,7 @@ SYMMETRIES = RULES.SYMMETRIES   # every plane is per square or constant, so the 
 # Training defaults suited to this game on a small CPU (train_cycle.py; flags override them)
 DEFAULTS = {'network': 'resnet', 'filters': 64, 'blocks': 5, 'games': 60, 'sims': 50, 'samples': 28672, 'window': 10,
             'dirichlet': 0.8, 'random_opening': 2, 'greedy_after': 16, 'gate': False, 'eval_games': 0,
-            'best_every': 5, 'cycles': 100}
+            'best_every': 5, 'cycles': 100, 'keep_every': 10}
 
 
 # ----- the values -----

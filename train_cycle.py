@@ -12,6 +12,7 @@ import argparse
 import contextlib
 import json
 import os
+import shutil
 import time
 
 from alphazero.cli import UserError, run
@@ -25,12 +26,14 @@ from evaluate_network import EN_GAME_COUNT, KEEP_MESSAGE, evaluate_network, upda
 from export import ensure_onnx
 from plot import METRICS_FILE, plot_metrics, read_metrics
 from pv_mcts import PV_EVALUATE_COUNT
-from self_play import SP_GAME_COUNT, SP_PARALLEL, add_exploration_flags, add_search_flags, check_positive, self_play
+from self_play import (SP_GAME_COUNT, SP_PARALLEL, add_exploration_flags, add_search_flags, check_positive,
+                       non_negative_int, self_play)
 from train_network import RN_EPOCHS, add_training_flags, train_network
 
 # Parameters
 TC_CYCLES = 10          # training cycles
 PROGRESS_FILE = 'cycle.json'  # the unfinished cycle's finished stages
+KEPT_DIR = 'kept'       # beside best.h5: copies of the best model every --keep-every cycles
 
 # Presets: named sets of defaults; flags given on the command line still win
 PRESETS = {
@@ -67,6 +70,9 @@ def parse_args(argv=None):
     parser.add_argument('--no-gate', dest='gate', action='store_false',
                         help='the latest network always becomes the best player, as in the AlphaZero paper '
                              '(the gate games are still played and recorded)')
+    parser.add_argument('--keep-every', type=non_negative_int, default=0, metavar='K',
+                        help=f'keep a copy of the best model every K cycles ({KEPT_DIR}/best-cycleNNNN.h5 beside '
+                             'best.h5), to measure later what more training gained; 0 keeps none (default: %(default)s)')
     parser.add_argument('--until-perfect', action='store_true',
                         help='stop once the best player plays perfectly (games small enough to solve)')
     add_network_flags(parser)
@@ -187,6 +193,14 @@ def run_cycle(game, args, cycle, progress_path, training, previous_exact=None, p
     return progress
 
 
+# A copy of the best model as it was after `cycles` cycles (--keep-every)
+def keep_best(game, cycles):
+    kept = model_path(game, os.path.join(KEPT_DIR, f'best-cycle{cycles:04d}.h5'))
+    with atomic_output(kept) as temporary:
+        shutil.copyfile(model_path(game, 'best.h5'), temporary)
+    print(f'kept a copy of the best model: {kept}')
+
+
 def metrics_record(progress, seconds_before, gate):
     stats, train, evaluation = progress['self_play'], progress['train'], progress['evaluate']
     return {
@@ -230,6 +244,8 @@ def main():
 
             # The cycle is done: record it, redraw the charts, forget its progress
             records.append(metrics_record(progress, records[-1]['elapsed'] if records else 0.0, args.gate))
+            if args.keep_every and len(records) % args.keep_every == 0:
+                keep_best(game, len(records))
             append_metrics(metrics_path, records[-1])
             os.remove(progress_path)
             plot_metrics(records, os.path.dirname(metrics_path))

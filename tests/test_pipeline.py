@@ -130,10 +130,15 @@ def test_train_cycle_end_to_end(workdir):
     from test_pretrained import tree_digest
     shipped = tree_digest(PRETRAINED_DIR)
     result = run_script('train_cycle.py', '--cycles', '2', '--games', '8', '--sims', '8', '--epochs', '2',
-                        '--filters', '8', '--blocks', '1', '--eval-games', '4', '--best-games', '2', cwd=workdir)
+                        '--filters', '8', '--blocks', '1', '--eval-games', '4', '--best-games', '2',
+                        '--keep-every', '2', cwd=workdir)
     assert result.returncode == 0, result.stderr[-3000:]
     assert (workdir / 'model' / 'best.h5').exists() and (workdir / 'model' / 'best.onnx').exists()
     assert (workdir / 'model' / 'latest.h5').exists()
+    # --keep-every 2: a copy of the best model after the second cycle, and none after the first
+    kept = workdir / 'model' / 'kept'
+    assert sorted(p.name for p in kept.iterdir()) == ['best-cycle0002.h5']
+    assert (kept / 'best-cycle0002.h5').read_bytes() == (workdir / 'model' / 'best.h5').read_bytes()
     assert len(list((workdir / 'data').glob('*.npz'))) == 2
     assert onnx_is_current(str(workdir / 'model' / 'best.onnx'), str(workdir / 'model' / 'best.h5'))
     assert 'Train 1 (cycle 2 of 2) ====' in result.stdout and 'python human_play.py' in result.stdout
