@@ -9,6 +9,7 @@ final_score) and GTP_GAME (the game's name for GTP GUIs). See game.py. Adding a 
 the variant N of a module that holds several (othello.variant(N)), 'module:N:E' its variant N with
 the input encoding E (othello.variant(8, 'seed004')).
 """
+import argparse
 import importlib
 import os
 import sys
@@ -58,11 +59,17 @@ def parse_game_args(parser, argv=None, presets=None, keep=()):
     the chosen --preset's (`presets`: {name: defaults}) over those; the flags typed always win. The
     flags named in `keep` keep the parser's default (the playing scripts' --sims: what the model
     records, not the training's). --help shows the defaults so chosen."""
-    # The game first, without --help, so that the help printed next shows the game's defaults
+    # The game and the preset first, read alone (the script's required arguments may be missing when
+    # --help is asked), so that the help printed next shows the game's defaults; an unknown name is
+    # left for the full parser to report. A default of a flag the script lacks is a harmless attribute.
     argv = sys.argv[1:] if argv is None else argv
-    known = vars(parser.parse_known_args([arg for arg in argv if arg not in ('-h', '--help')])[0])
-    defaults = dict(getattr(load_game(known['game']), 'DEFAULTS', {}), **(presets[known['preset']] if presets else {}))
-    parser.set_defaults(**{name: value for name, value in defaults.items() if name in known and name not in keep})
+    first = argparse.ArgumentParser(add_help=False)
+    first.add_argument('--game', default=parser.get_default('game'))
+    first.add_argument('--preset', default=parser.get_default('preset'))
+    chosen = first.parse_known_args(argv)[0]
+    defaults = dict(getattr(load_game(chosen.game), 'DEFAULTS', {})) if chosen.game in GAMES else {}
+    defaults.update(presets.get(chosen.preset, {}) if presets else {})
+    parser.set_defaults(**{name: value for name, value in defaults.items() if name not in keep})
     return parser.parse_args(argv)
 
 

@@ -28,6 +28,12 @@ def test_help_prints_usage_instead_of_playing(workdir, script):
     assert len(result.stdout.splitlines()) < 10  # no board printed
 
 
+@pytest.mark.parametrize('script', ['distill.py', 'train_records.py', 'make_records.py'])
+def test_help_needs_none_of_the_required_arguments(workdir, script):
+    result = run_script(script, '--game', 'othello8', '--help', cwd=workdir, timeout=60)
+    assert result.returncode == 0 and result.stdout.startswith('usage:'), result.stderr[-500:]
+
+
 def test_help_shows_the_defaults_of_the_chosen_game_and_preset(capsys):
     from train_cycle import parse_args
     for argv, shown in [(['--game', 'connect4'], ['(default: resnet)', 'K     each game', '(default: 2)']),
