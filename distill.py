@@ -26,8 +26,9 @@ from alphazero.cli import UserError, quiet_keras, run
 from alphazero.files import atomic_output, save_model
 from alphazero.games import add_game_flag, load_game, model_path, parse_game_args
 from alphazero.inference import OnnxNetwork, load_network
-from alphazero.match import MctsPlayer, match_summary, play_match, play_self_play
+from alphazero.match import MctsPlayer, match_summary, paired_openings, play_match, play_self_play
 from dual_network import add_network_flags, build_network, check_network_flags, describe_network, network_arguments
+from evaluate_best_player import add_opening_flag
 from export import export
 from self_play import SP_DIRICHLET_WEIGHT, add_exploration_flags
 from train_network import RN_BATCH_SIZE, compile_model, epoch_batches, train_epoch
@@ -84,6 +85,7 @@ def main():
     parser.add_argument('--epochs', type=int, default=DS_EPOCHS, help='passes over the teacher\'s positions (default: %(default)s)')
     parser.add_argument('--match-games', type=int, default=DS_MATCH_GAMES,
                         help='student vs teacher games at equal simulations (default: %(default)s)')
+    add_opening_flag(parser)
     parser.add_argument('--seed', type=int, help='random seed of the games, the split and the student')
     add_exploration_flags(parser)
     add_network_flags(parser)
@@ -121,7 +123,7 @@ def main():
 
     # How it measures against its teacher
     report = {'game': game.NAME, 'teacher': args.teacher, 'teacher_games': args.games, 'sims': args.sims,
-              'epochs': args.epochs, 'student': describe_network(**network), 'parameters': model.count_params(),
+              'epochs': args.epochs, 'opening': args.opening, 'student': describe_network(**network), 'parameters': model.count_params(),
               'positions_learned': len(learn[2])}
     if measure:
         report['agreement'] = agreement(student, measure[0], measure[1])
@@ -134,8 +136,10 @@ def main():
         determinize = getattr(game, 'determinize', None)
         students = MctsPlayer(Evaluator(student), args.sims, 0.0, rng, determinize=determinize)
         teachers = MctsPlayer(Evaluator(teacher), args.sims, 0.0, rng, determinize=determinize)
+        openings = paired_openings(game, args.opening, args.match_games, rng)  # deterministic players: vary the games
         with tqdm(total=args.match_games, desc='student vs teacher', unit='game') as progress:
-            report['vs_teacher'] = match_summary(play_match(game, students, teachers, args.match_games, progress))
+            report['vs_teacher'] = match_summary(play_match(game, students, teachers, args.match_games, progress,
+                                                            openings))
     with atomic_output(model_path(game, 'student.json')) as temporary:
         with open(temporary, 'w') as f:
             json.dump(report, f, indent=1)

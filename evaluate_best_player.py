@@ -117,6 +117,10 @@ def add_engine_flags(parser):
                              '(repeat the flag for several engines)')
     parser.add_argument('--engine-games', type=int, default=EP_ENGINE_GAME_COUNT, metavar='N',
                         help='games against each engine (default: %(default)s)')
+    add_opening_flag(parser)
+
+
+def add_opening_flag(parser):
     parser.add_argument('--opening', type=non_negative_int, default=EP_OPENING, metavar='K',
                         help='each game against an opponent or engine starts after K random moves, and each '
                              'opening is played once with each colour; 0 starts from the start, as the book '
