@@ -12,6 +12,7 @@ the input encoding E (othello.variant(8, 'seed004')).
 import argparse
 import importlib
 import os
+import random
 import sys
 
 GAMES = {
@@ -109,8 +110,6 @@ def playing_model_path(game, name='best.h5'):
 
 def play_random_game(game):
     """The demo of a game module run alone (and its --help): one game of random moves, every position printed."""
-    import argparse
-    import random
     argparse.ArgumentParser(description=f'Play one {game.NAME} game of random moves and print each position.').parse_args()
     state = game.State()
     while not state.is_done():
@@ -120,7 +119,6 @@ def play_random_game(game):
 
 def sample_positions(game, count, seed=0):
     """`count` unfinished positions from random games (for checks and benchmarks)."""
-    import random
     rng = random.Random(seed)
     positions = []
     while len(positions) < count:
