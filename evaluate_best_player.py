@@ -43,11 +43,12 @@ def mean(points):
 # Play the best player against every opponent and engine; returns {name: {'all', 'first', 'second':
 # average point, 'wins', 'draws', 'losses', 'elo', ...}} and, for a solvable game, {'exact': ...}
 # evaluate_count None: the simulations the model records, else PV_EVALUATE_COUNT; opponents: the names
-# of the game's fixed opponents to play (None: all of them); path: the model file (None: the game's best)
+# of the game's fixed opponents to play (None: all of them); path: the model file (None: the game's best);
+# parallel: games at once (each engine game runs its own engine, so a slow engine wants fewer)
 def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT,
                          cache=True, backend='auto', seed=None, exact=True, engines=(),
                          engine_game_count=EP_ENGINE_GAME_COUNT, opening=EP_OPENING, pool=None, opponents=None,
-                         path=None):
+                         path=None, parallel=EP_PARALLEL):
     game = game or load_game()
     fixed = {name: action for name, action in game.opponents().items() if opponents is None or name in opponents}
     path = path or playing_model_path(game)
@@ -91,7 +92,7 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
         starts = [duplicate_starts(game, count) for _, _, count, _ in matches]
         starts = None if not starts or starts[0] is None else [start for match_starts in starts for start in match_starts]
         with tqdm(total=len(pairings), desc='evaluate best player', unit='game') as progress:
-            results = play_games(game.State, pairings, EP_PARALLEL, progress=progress, openings=match_openings,
+            results = play_games(game.State, pairings, parallel, progress=progress, openings=match_openings,
                                  starts=starts)
         for name, _, count, _ in matches:
             points[name], results = player_points(results[:count]), results[count:]
@@ -153,10 +154,13 @@ def main():
                         help='play only this fixed opponent, e.g. random or alphabeta4 (repeatable; none: only the '
                              'engines) (default: every opponent of the game)')
     add_engine_flags(parser)
+    parser.add_argument('--parallel', type=int, default=EP_PARALLEL,
+                        help='games played at once; each engine game runs its own copy of the engine, so give a slow '
+                             'engine about as many as there are cores (default: %(default)s)')
     add_search_flags(parser, None)
     add_worker_flags(parser)
     args = parse_game_args(parser, keep=('sims',))
-    check_positive(args, 'games', 'sims', 'engine_games')
+    check_positive(args, 'games', 'sims', 'engine_games', 'parallel')
     game = load_game(args.game)
     if args.model and not os.path.exists(args.model):
         raise UserError(f'{args.model} not found: give a model of {game.NAME} (.h5, or the .onnx export.py writes)')
@@ -167,7 +171,8 @@ def main():
     with worker_pool(args) or contextlib.nullcontext() as pool:
         evaluate_best_player(game, args.games, args.sims, args.cache, args.backend, args.seed,
                              engines=args.engine, engine_game_count=args.engine_games,
-                             opening=args.opening, pool=pool, opponents=opponents, path=args.model)
+                             opening=args.opening, pool=pool, opponents=opponents, path=args.model,
+                             parallel=args.parallel)
 
 
 if __name__ == '__main__':

@@ -116,7 +116,8 @@ class GtpProcess:
         deadline = time.monotonic() + ENGINE_TIMEOUT
         while b'\n\n' not in self.buffer.replace(b'\r', b''):
             if not select.select([self.process.stdout], [], [], max(0, deadline - time.monotonic()))[0]:
-                self.fail(f'gave no answer to {command!r} in {ENGINE_TIMEOUT} s')
+                self.fail(f'gave no answer to {command!r} in {ENGINE_TIMEOUT} s (too many engine games at once for the '
+                          f'cores? evaluate_best_player.py --parallel N plays fewer)')
             chunk = os.read(self.process.stdout.fileno(), 65536)
             if not chunk:
                 self.fail(f'stopped while answering {command!r}')

@@ -134,9 +134,11 @@ def test_evaluate_best_player_plays_only_the_opponents_named(tiny_best):
 def test_evaluate_best_player_evaluates_the_model_given(tiny_best):
     os.rename('model/best.h5', 'other.h5')   # no best.h5 of its own: without --model the shipped one would play
     result = run_script('evaluate_best_player.py', '--model', 'other.h5', '--games', '2', '--sims', '2',
-                        '--opponent', 'random', cwd='.')
+                        '--opponent', 'random', '--parallel', '1', cwd='.')
     assert result.returncode == 0, result.stderr[-2000:]
     assert 'shipped' not in result.stderr and 'VS_Random' in result.stdout
+    result = run_script('evaluate_best_player.py', '--parallel', '0', cwd='.')
+    assert result.returncode == 2 and '--parallel must be at least 1' in result.stderr
     result = run_script('evaluate_best_player.py', '--model', 'missing.h5', cwd='.')
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
     assert result.stderr.startswith('error: missing.h5 not found')
