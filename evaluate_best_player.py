@@ -44,11 +44,12 @@ def mean(points):
 # average point, 'wins', 'draws', 'losses', 'elo', ...}} and, for a solvable game, {'exact': ...}
 # evaluate_count None: the simulations the model records, else PV_EVALUATE_COUNT; opponents: the names
 # of the game's fixed opponents to play (None: all of them); path: the model file (None: the game's best);
-# parallel: games at once (each engine game runs its own engine, so a slow engine wants fewer)
+# parallel: games at once (each engine game runs its own engine, so a slow engine wants fewer);
+# versus: other model files, each playing game_count games with the same search
 def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT,
                          cache=True, backend='auto', seed=None, exact=True, engines=(),
                          engine_game_count=EP_ENGINE_GAME_COUNT, opening=EP_OPENING, pool=None, opponents=None,
-                         path=None, parallel=EP_PARALLEL):
+                         path=None, parallel=EP_PARALLEL, versus=()):
     game = game or load_game()
     fixed = {name: action for name, action in game.opponents().items() if opponents is None or name in opponents}
     path = path or playing_model_path(game)
@@ -75,9 +76,13 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
                                       openings[:game_count])
 
     with contextlib.ExitStack() as stack:
-        # The opponents here: the game's fixed players (unless on workers), and each engine
+        # The opponents here: the game's fixed players (unless on workers), other models, and each engine
         matches = [(name, FunctionPlayer(action), game_count, openings[:game_count])
                    for name, action in fixed.items() if name not in points]
+        for other in versus:
+            other_seed = None if seed is None else seed + 1
+            matches.append((other, mcts_player(other, game, evaluate_count, 0.0, cache, backend, other_seed), game_count,
+                            openings[:game_count]))
         for command in engines:
             matches.append((command, stack.enter_context(EnginePlayer(command, game)), engine_game_count,
                             openings[:engine_game_count]))
@@ -99,7 +104,7 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
 
     # Points per opponent: over all games, and as first (even games) and second player (odd)
     scores = {}
-    for name in [*fixed, *engines]:
+    for name in [*fixed, *versus, *engines]:
         scores[name] = dict(match_summary(points[name]), first=mean(points[name][0::2]), second=mean(points[name][1::2]))
         sides = ', '.join(f'as {side} {round(scores[name][side], 3)}' for side in ('first', 'second')
                           if scores[name][side] is not None)  # one game: no game as second
@@ -150,6 +155,9 @@ def main():
                         help='games against each opponent, EP_GAME_COUNT (default: %(default)s)')
     parser.add_argument('--model', help="the model to evaluate, .h5 or .onnx (default: the game's best.h5, or the "
                                         "shipped one when there is none)")
+    parser.add_argument('--versus', action='append', default=[], metavar='MODEL',
+                        help='also play this model file (.h5 or .onnx), --games games with the same search: two '
+                             'models head to head in any game (repeatable)')
     parser.add_argument('--opponent', action='append', default=[], metavar='NAME',
                         help='play only this fixed opponent, e.g. random or alphabeta4 (repeatable; none: only the '
                              'engines) (default: every opponent of the game)')
@@ -162,17 +170,18 @@ def main():
     args = parse_game_args(parser, keep=('sims',))
     check_positive(args, 'games', 'sims', 'engine_games', 'parallel')
     game = load_game(args.game)
-    if args.model and not os.path.exists(args.model):
-        raise UserError(f'{args.model} not found: give a model of {game.NAME} (.h5, or the .onnx export.py writes)')
+    for model in [args.model, *args.versus]:
+        if model and not os.path.exists(model):
+            raise UserError(f'{model} not found: give a model of {game.NAME} (.h5, or the .onnx export.py writes)')
     opponents = chosen_opponents(game, args.opponent)
-    if opponents == [] and not args.engine:
-        raise UserError('--opponent none leaves nothing to play: add an --engine, or name an opponent')
+    if opponents == [] and not args.engine and not args.versus:
+        raise UserError('--opponent none leaves nothing to play: add an --engine or a --versus model, or name an opponent')
     use_device(args.device)
     with worker_pool(args) or contextlib.nullcontext() as pool:
         evaluate_best_player(game, args.games, args.sims, args.cache, args.backend, args.seed,
                              engines=args.engine, engine_game_count=args.engine_games,
                              opening=args.opening, pool=pool, opponents=opponents, path=args.model,
-                             parallel=args.parallel)
+                             parallel=args.parallel, versus=args.versus)
 
 
 if __name__ == '__main__':

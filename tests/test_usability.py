@@ -137,6 +137,13 @@ def test_evaluate_best_player_evaluates_the_model_given(tiny_best):
                         '--opponent', 'random', '--parallel', '1', cwd='.')
     assert result.returncode == 0, result.stderr[-2000:]
     assert 'shipped' not in result.stderr and 'VS_Random' in result.stdout
+    # --versus: two models head to head, in this process (GTP cannot carry every game)
+    result = run_script('evaluate_best_player.py', '--model', 'other.h5', '--versus', 'other.h5', '--opponent', 'none',
+                        '--games', '4', '--sims', '2', cwd='.')
+    assert result.returncode == 0, result.stderr[-2000:]
+    [line] = [line for line in result.stdout.splitlines() if line.startswith('other.h5 ')]
+    won, drew, lost = (int(word.strip(',')) for word in line.split('won ')[1].split()[0:5:2])
+    assert won + drew + lost == 4 and not any(line.startswith('VS_') for line in result.stdout.splitlines())
     result = run_script('evaluate_best_player.py', '--parallel', '0', cwd='.')
     assert result.returncode == 2 and '--parallel must be at least 1' in result.stderr
     result = run_script('evaluate_best_player.py', '--model', 'missing.h5', cwd='.')
