@@ -123,8 +123,8 @@ def main():
 
     # How it measures against its teacher
     report = {'game': game.NAME, 'teacher': args.teacher, 'teacher_games': args.games, 'sims': args.sims,
-              'epochs': args.epochs, 'opening': args.opening, 'student': describe_network(**network), 'parameters': model.count_params(),
-              'positions_learned': len(learn[2])}
+              'epochs': args.epochs, 'opening': args.opening, 'student': describe_network(**network),
+              'parameters': model.count_params(), 'positions_learned': len(learn[2])}
     if measure:
         report['agreement'] = agreement(student, measure[0], measure[1])
         report['agreement_positions'] = len(measure[2])

@@ -79,8 +79,8 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
         # The opponents here: the game's fixed players (unless on workers), other models, and each engine
         matches = [(name, FunctionPlayer(action), game_count, openings[:game_count])
                    for name, action in fixed.items() if name not in points]
+        other_seed = None if seed is None else seed + 1
         for other in versus:
-            other_seed = None if seed is None else seed + 1
             matches.append((other, mcts_player(other, game, evaluate_count, 0.0, cache, backend, other_seed), game_count,
                             openings[:game_count]))
         for command in engines:
@@ -160,7 +160,7 @@ def main():
                              'models head to head in any game (repeatable)')
     parser.add_argument('--opponent', action='append', default=[], metavar='NAME',
                         help='play only this fixed opponent, e.g. random or alphabeta4 (repeatable; none: only the '
-                             'engines) (default: every opponent of the game)')
+                             'engines and --versus models) (default: every opponent of the game)')
     add_engine_flags(parser)
     parser.add_argument('--parallel', type=int, default=EP_PARALLEL,
                         help='games played at once; each engine game runs its own copy of the engine, so give a slow '
