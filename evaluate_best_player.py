@@ -17,7 +17,7 @@ from tqdm import tqdm
 
 from alphazero.cli import UserError, run
 from alphazero.exact import describe, exact_strength
-from alphazero.files import playing_sims
+from alphazero.files import model_advice, playing_sims
 from alphazero.games import add_game_flag, load_game, model_path, parse_game_args, playing_model_path
 from alphazero.gtp import EnginePlayer
 from alphazero.inference import onnx_is_current, use_device
@@ -172,7 +172,7 @@ def main():
     game = load_game(args.game)
     for model in [args.model, *args.versus]:
         if model and not os.path.exists(model):
-            raise UserError(f'{model} not found: give a model of {game.NAME} (.h5, or the .onnx export.py writes)')
+            raise UserError(f'{model} not found: {model_advice(game, model, exists=False)}.')
     opponents = chosen_opponents(game, args.opponent)
     if opponents == [] and not args.engine and not args.versus:
         raise UserError('--opponent none leaves nothing to play: add an --engine or a --versus model, or name an opponent')

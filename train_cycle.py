@@ -12,11 +12,10 @@ import argparse
 import contextlib
 import json
 import os
-import shutil
 import time
 
 from alphazero.cli import UserError, run
-from alphazero.files import atomic_output
+from alphazero.files import atomic_output, copy_file
 from alphazero.games import add_game_flag, load_game, model_path, parse_game_args
 from alphazero.inference import file_sha256, load_network, use_device
 from alphazero.workers import add_worker_flags, worker_pool
@@ -196,8 +195,7 @@ def run_cycle(game, args, cycle, progress_path, training, previous_exact=None, p
 # A copy of the best model as it was after `cycles` cycles (--keep-every)
 def keep_best(game, cycles):
     kept = model_path(game, os.path.join(KEPT_DIR, f'best-cycle{cycles:04d}.h5'))
-    with atomic_output(kept) as temporary:
-        shutil.copyfile(model_path(game, 'best.h5'), temporary)
+    copy_file(model_path(game, 'best.h5'), kept)
     print(f'kept a copy of the best model: {kept}')
 
 
