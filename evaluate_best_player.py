@@ -128,7 +128,7 @@ def add_engine_flags(parser):
 
 def add_opening_flag(parser):
     parser.add_argument('--opening', type=non_negative_int, default=EP_OPENING, metavar='K',
-                        help='each game against an opponent or engine starts after K random moves, and each '
+                        help='each game of a match starts after K random moves, and each '
                              'opening is played once with each colour; 0 starts from the start, as the book '
                              '(default: %(default)s)')
 
