@@ -1,6 +1,7 @@
 """What a newcomer meets first: quiet start-up, --help everywhere, clear charts and messages, and
 the search a model was trained with used to play it."""
 import os
+import re
 import subprocess
 import sys
 
@@ -142,7 +143,7 @@ def test_evaluate_best_player_evaluates_the_model_given(tiny_best):
                         '--games', '4', '--sims', '2', cwd='.')
     assert result.returncode == 0, result.stderr[-2000:]
     [line] = [line for line in result.stdout.splitlines() if line.startswith('other.h5 ')]
-    won, drew, lost = (int(word.strip(',')) for word in line.split('won ')[1].split()[0:5:2])
+    won, drew, lost = map(int, re.search(r'won (\d+), drew (\d+), lost (\d+)', line).groups())
     assert won + drew + lost == 4 and not any(line.startswith('VS_') for line in result.stdout.splitlines())
     result = run_script('evaluate_best_player.py', '--parallel', '0', cwd='.')
     assert result.returncode == 2 and '--parallel must be at least 1' in result.stderr
