@@ -7,7 +7,7 @@ import pytest
 
 from alphazero.files import save_model
 from alphazero.games import load_game, model_path, playing_model_path
-from conftest import tiny_model
+from conftest import REPO, tiny_model
 
 
 def tree_digest(directory):
@@ -55,7 +55,6 @@ def test_the_readme_book_api_example_plays_the_shipped_othello_model(workdir):
     import re
     import subprocess
     import sys
-    from conftest import REPO
     readme = open(os.path.join(REPO, 'README.md')).read()
     example = re.search(r"```python\n(from alphazero\.files import load_model\n.*?)```", readme, re.S).group(1)
     result = subprocess.run([sys.executable, '-c', example], cwd=workdir, capture_output=True, text=True, timeout=300,
@@ -64,3 +63,18 @@ def test_the_readme_book_api_example_plays_the_shipped_othello_model(workdir):
     assert 'no model of your own at runs/othello8/model/best.h5: playing the shipped' in result.stderr
     board = result.stdout.split()
     assert len(board) == 8 and ''.join(board).count('o') == 4 and ''.join(board).count('x') == 1  # one move played
+
+
+@pytest.mark.parametrize('name', sorted(os.listdir(os.path.join(REPO, 'pretrained'))))
+def test_every_shipped_model_loads_and_its_onnx_is_its_current_export(name):
+    # model.json describes the files beside it, and the page plays the .onnx exported from exactly this .h5
+    import json
+    from alphazero.files import load_model
+    from alphazero.inference import onnx_is_current
+    directory = os.path.join(REPO, 'pretrained', name)
+    description = json.load(open(os.path.join(directory, 'model.json')))
+    game = load_game(description['game'])
+    assert game.NAME == name
+    model = load_model(os.path.join(directory, 'best.h5'), game)
+    assert model.count_params() == description['network']['parameters']
+    assert onnx_is_current(os.path.join(directory, 'best.onnx'), os.path.join(directory, 'best.h5'))
