@@ -6,6 +6,7 @@
 #   step orthogonally; lion (ライオン): one step in any direction;
 # - a move onto an opponent's piece captures it into the mover's hand; a captured lion ends the game;
 # - a piece in hand may be dropped on any empty square instead of moving;
+# - a player who cannot move (every piece blocked, nothing in hand) has lost, as in shogi;
 # - no promotion; a game still going after 300 plies is a draw.
 # Each side starts with giraffe, lion and elephant on its back rank from its own left, and its chick
 # in front of the lion.
@@ -70,11 +71,12 @@ class State:
         self.enemy_pieces = list(enemy_pieces or START)
         self.depth = depth
 
-    # Lost: the side to move's lion was captured
+    # Lost: the side to move's lion was captured, or it cannot move at all (every piece blocked by
+    # its own, nothing in hand): as in shogi, a player without a move has lost
     def is_lose(self):
-        return LION not in self.pieces[:SQUARES]
+        return LION not in self.pieces[:SQUARES] or next(self.actions(), None) is None
 
-    # Draw: 300 plies without a captured lion
+    # Draw: 300 plies played, and the side to move has not lost
     def is_draw(self):
         return self.depth >= DRAW_PLIES and not self.is_lose()
 
@@ -101,18 +103,20 @@ class State:
 
     # Moves of the pieces on the board, then drops, in increasing order of action
     def legal_actions(self):
-        actions = []
+        return sorted(self.actions())
+
+    # The same, one at a time as found (is_lose only needs to know whether there is one)
+    def actions(self):
         for source, piece in enumerate(self.pieces[:SQUARES]):
             for direction in DIRECTIONS.get(piece, ()):
                 dx, dy = DXY[direction]
                 destination = square_of(source % COLUMNS + dx, source // COLUMNS + dy)
                 if destination is not None and not self.pieces[destination]:
-                    actions.append(destination * 11 + direction)
+                    yield destination * 11 + direction
         for piece in (CHICK, ELEPHANT, GIRAFFE):
             if self.pieces[SQUARES + piece - 1]:
-                actions += [square * 11 + DROP + piece - 1 for square in range(SQUARES)
-                            if not self.pieces[square] and not self.enemy_pieces[SQUARES - 1 - square]]
-        return sorted(actions)
+                yield from (square * 11 + DROP + piece - 1 for square in range(SQUARES)
+                            if not self.pieces[square] and not self.enemy_pieces[SQUARES - 1 - square])
 
     # The first player moves on even plies
     def is_first_player(self):

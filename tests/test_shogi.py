@@ -51,6 +51,8 @@ class SimpleShogi:
             self.hands[self.player].remove(a)
             self.board[y2][x2] = a * self.player
         self.player, self.plies = -self.player, self.plies + 1
+        if self.winner is None and not self.moves():  # the side to move cannot move: it has lost
+            self.winner = -self.player
 
     def cells(self):
         return [c for row in self.board for c in row]
@@ -157,6 +159,26 @@ def test_captures_go_to_the_hand_drops_go_anywhere_empty_and_the_lion_capture_en
     # Taking the lion wins at once, and the lion goes to no hand
     won = position(['...', '...', '.l.', 'L..']).next(7 * 11 + 1)   # our lion (a4) takes theirs on b3
     assert won.is_lose() and won.is_done() and won.enemy_pieces[12:] == [0, 0, 0]
+
+
+# A game (found by a search for one) where the second player is left without a move at ply 43: every
+# piece blocked by its own, nothing in hand
+STALEMATE = [66, 66, 33, 89, 105, 21, 112, 115, 43, 89, 105, 103, 112, 76, 105, 33, 112, 112, 89, 55, 120, 92,
+             55, 55, 18, 18, 98, 38, 38, 0, 12, 44, 38, 43, 70, 74, 103, 21, 66, 31, 33, 84, 46]
+
+
+def test_a_player_who_cannot_move_has_lost():
+    state, simple = State(), SimpleShogi()
+    for action in STALEMATE:
+        assert not state.is_done() and action in state.legal_actions()
+        simple.play(decode(state, action))
+        state = state.next(action)
+    assert state.legal_actions() == [] and LION in state.pieces[:12]
+    assert state.is_lose() and state.is_done() and not state.is_draw()
+    assert simple.winner == 1  # the first player, who made the last move
+    # The same blocked position at ply 300 is lost too, not drawn
+    late = State(state.pieces, state.enemy_pieces, 301)
+    assert late.is_lose() and not late.is_draw()
 
 
 def test_a_game_is_drawn_after_300_plies():

@@ -25,28 +25,39 @@ def run_node(*args, timeout=300):
 
 
 # ----- shared test vectors -----
+def rules_vector(game, state, moves):
+    """What the JavaScript rules must say about the position reached by `moves`."""
+    vector = {'moves': list(moves), 'cells': state.cells(), 'planes': state.planes().reshape(-1).tolist(),
+              'done': state.is_done(), 'lose': state.is_lose(), 'draw': state.is_draw(),
+              'first': state.is_first_player()}
+    if hasattr(state, 'sequence'):  # point-Othello: the values dealt to the game
+        vector['sequence'] = list(state.sequence)
+    if not state.is_done():
+        vector['legal'] = state.legal_actions()
+        if hasattr(game, 'action_name'):  # shogi: names that depend on the position
+            vector['names'] = [game.action_name(state, a) for a in state.legal_actions()]
+        vector['children'] = {str(a): state.next(a).cells() for a in state.legal_actions()}
+    return vector
+
+
 def rules_vectors(game, games=4, seed=0):
-    """Every position of a few random games: what the JavaScript rules must say about it."""
+    """Every position of a few random games (and for shogi, of a game that ends without a move)."""
     rng = np.random.default_rng(seed)
     vectors = []
     for _ in range(games):
         state, moves = game.State(), []
         while True:
-            vector = {'moves': list(moves), 'cells': state.cells(), 'planes': state.planes().reshape(-1).tolist(),
-                      'done': state.is_done(), 'lose': state.is_lose(), 'draw': state.is_draw(),
-                      'first': state.is_first_player()}
-            if hasattr(state, 'sequence'):  # point-Othello: the values dealt to the game
-                vector['sequence'] = list(state.sequence)
-            if not state.is_done():
-                vector['legal'] = state.legal_actions()
-                if hasattr(game, 'action_name'):  # shogi: names that depend on the position
-                    vector['names'] = [game.action_name(state, a) for a in state.legal_actions()]
-                vector['children'] = {str(a): state.next(a).cells() for a in state.legal_actions()}
-            vectors.append(vector)
+            vectors.append(rules_vector(game, state, moves))
             if state.is_done():
                 break
             moves.append(int(rng.choice(state.legal_actions())))
             state = state.next(moves[-1])
+    if game.NAME == 'shogi':
+        from test_shogi import STALEMATE
+        state = game.State()
+        for action in STALEMATE:
+            state = state.next(action)
+        vectors.append(rules_vector(game, state, STALEMATE))
     return vectors
 
 

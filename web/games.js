@@ -301,8 +301,9 @@ const shogi = {
     }
     return { pieces: enemy, enemy: pieces, depth: s.depth + 1 };
   },
-  isLose: (s) => !s.pieces.slice(0, 12).includes(4),
-  isDraw: (s) => s.depth >= 300 && s.pieces.slice(0, 12).includes(4),
+  // Lost: the lion was captured, or no move at all (as in shogi, a player who cannot move has lost)
+  isLose: (s) => !s.pieces.slice(0, 12).includes(4) || shogi.legalActions(s).length === 0,
+  isDraw: (s) => s.depth >= 300 && !shogi.isLose(s),
   isDone: (s) => shogi.isLose(s) || shogi.isDraw(s),
   isFirstPlayer: (s) => s.depth % 2 === 0,
   terminalValue: (s) => (shogi.isLose(s) ? -1 : 0),
