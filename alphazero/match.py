@@ -176,7 +176,7 @@ def games_to_arrays(results):
     return np.stack(positions), np.stack(policies), np.array(values, dtype=np.float32)
 
 
-# The moves of a random opening: 0 to `max_moves` random moves (stopping before one that ends the
+# The moves of a random opening: 0 to `max_moves` random moves (none of which decides the
 # game), so that self-play also meets positions that its own good moves would never reach
 def random_opening(game, max_moves, rng):
     return random_moves(game, rng.integers(max_moves + 1), rng)[0]
@@ -229,15 +229,23 @@ def duplicate_starts(game, count):
 
 
 def random_moves(game, count, rng):
-    """`count` random moves from the start, stopping before one that would end the game."""
+    """`count` random moves from the start, none of which decides the game: each leaves it unfinished
+    and gives the reply no win at once (in shogi a random move can hang the lion). Fewer when no such
+    move is left."""
     state, moves = game.State(), []
     for _ in range(count):
-        action = int(rng.choice(state.legal_actions()))
-        if state.next(action).is_done():
+        undecided = [action for action in state.legal_actions() if not decided(state.next(action))]
+        if not undecided:
             break
+        action = int(rng.choice(undecided))
         state = state.next(action)
         moves.append(action)
     return moves, state
+
+
+# Over, or won by the side to move's next move
+def decided(state):
+    return state.is_done() or any(state.next(action).is_lose() for action in state.legal_actions())
 
 
 def distinct_openings(game, plies, count, rng, tries=1000):

@@ -264,3 +264,16 @@ def test_gtp_refuses_shogi_in_one_line(workdir):
     from test_pipeline import run_script
     result = run_script('gtp_engine.py', '--game', 'shogi', cwd=workdir, timeout=60)
     assert result.returncode == 2 and result.stderr.strip().startswith('error: shogi cannot be played over GTP')
+
+
+def test_random_openings_never_hang_a_lion():
+    # 4 of the 17 two-ply openings let the first player take the lion at once: a match started there
+    # would be decided by its opening, not by its players
+    from alphazero.match import distinct_openings
+    openings = distinct_openings(shogi, 2, 17, np.random.default_rng(0))
+    for moves in openings:
+        state = State()
+        for action in moves:
+            state = state.next(action)
+        assert not any(state.next(action).is_lose() for action in state.legal_actions())
+    assert len({tuple(moves) for moves in openings}) == 13
