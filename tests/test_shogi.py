@@ -177,7 +177,7 @@ def test_a_player_who_cannot_move_has_lost():
     assert state.is_lose() and state.is_done() and not state.is_draw()
     assert simple.winner == 1  # the first player, who made the last move
     # The same blocked position at ply 300 is lost too, not drawn
-    late = State(state.pieces, state.enemy_pieces, 301)
+    late = State(state.pieces, state.enemy_pieces, 300)
     assert late.is_lose() and not late.is_draw()
 
 
