@@ -80,8 +80,9 @@ class State:
     def is_draw(self):
         return self.depth >= DRAW_PLIES and not self.is_lose()
 
+    # (the same as is_lose() or is_draw(), with one look for a move instead of two)
     def is_done(self):
-        return self.is_lose() or self.is_draw()
+        return self.is_lose() or self.depth >= DRAW_PLIES
 
     # The state after `action`, seen from the new side to move
     def next(self, action):

@@ -304,7 +304,7 @@ const shogi = {
   // Lost: the lion was captured, or no move at all (as in shogi, a player who cannot move has lost)
   isLose: (s) => !s.pieces.slice(0, 12).includes(4) || shogi.legalActions(s).length === 0,
   isDraw: (s) => s.depth >= 300 && !shogi.isLose(s),
-  isDone: (s) => shogi.isLose(s) || shogi.isDraw(s),
+  isDone: (s) => shogi.isLose(s) || s.depth >= 300,  // isLose or isDraw, with one look for a move
   isFirstPlayer: (s) => s.depth % 2 === 0,
   terminalValue: (s) => (shogi.isLose(s) ? -1 : 0),
   // Squares from the first player's side: +piece for the first player, -piece for the second
