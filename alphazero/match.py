@@ -234,11 +234,12 @@ def random_moves(game, count, rng):
     move is left."""
     state, moves = game.State(), []
     for _ in range(count):
-        undecided = [action for action in state.legal_actions() if not decided(state.next(action))]
+        children = {action: state.next(action) for action in state.legal_actions()}
+        undecided = [action for action, child in children.items() if not decided(child)]
         if not undecided:
             break
         action = int(rng.choice(undecided))
-        state = state.next(action)
+        state = children[action]
         moves.append(action)
     return moves, state
 
