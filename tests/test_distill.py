@@ -1,5 +1,6 @@
 """Distillation: a teacher's self-play games teach a fresh, smaller student."""
 import json
+import re
 import types
 
 import numpy as np
@@ -40,3 +41,7 @@ def test_distill_writes_a_student_and_measures_it_against_its_teacher(workdir):
     assert OnnxNetwork(str(workdir / 'model' / 'student.onnx')).input_shape == (3, 3, 2)
     assert recorded_sims(str(workdir / 'model' / 'student.h5')) == 8
     assert 'agrees with the teacher' in result.stdout and 'student vs teacher at 8 simulations' in result.stdout
+    # The closing line says how to play the student, in a window and in the browser, with files that exist
+    played = re.findall(r'(human_play|play_web)\.py --model (\S+?),?\s', result.stdout)
+    assert [script for script, _ in played] == ['human_play', 'play_web'], result.stdout
+    assert all((workdir / path).exists() for _, path in played), played
