@@ -155,7 +155,7 @@ def main():
         print(f'student vs teacher at {args.sims} simulations: {report["vs_teacher"]["all"]:.3f} in {args.match_games} games')
     flag = '' if game.NAME == 'tictactoe' else f' --game {game.NAME}'
     print(f'wrote {student_path} and its .onnx; play it: python human_play.py{flag} --model {student_path}, '
-          f'or in the browser: python play_web.py{flag} --model {os.path.splitext(student_path)[0]}.onnx')
+          f'or in the browser: python play_web.py{flag} --model {student.path}')
 
 
 if __name__ == '__main__':
