@@ -12,7 +12,6 @@
 # student.json: how it was made and how it measured against its teacher (its agreement with the
 # teacher's move on held-out games, a duplicate match at equal simulations, sizes and speeds).
 
-import argparse
 import json
 import os
 import tempfile
@@ -22,15 +21,16 @@ import numpy as np
 from tqdm import tqdm
 
 from alphazero.batched_mcts import Evaluator
-from alphazero.cli import UserError, quiet_keras, run
+from alphazero.cli import ArgumentParser, quiet_keras, run
 from alphazero.files import atomic_output, save_model
 from alphazero.games import add_game_flag, load_game, model_path, parse_game_args
 from alphazero.inference import OnnxNetwork, load_network
+from alphazero.limits import MAX_GAMES, MAX_SIMS, check_network, seed, whole_number
 from alphazero.match import MctsPlayer, match_summary, paired_openings, play_match, play_self_play
 from dual_network import add_network_flags, build_network, check_network_flags, describe_network, network_arguments
 from evaluate_best_player import add_opening_flag
 from export import export
-from self_play import SP_DIRICHLET_WEIGHT, add_exploration_flags
+from self_play import SP_DIRICHLET_WEIGHT, SP_PARALLEL, add_exploration_flags, check_self_play_memory
 from train_network import RN_BATCH_SIZE, compile_model, epoch_batches, train_epoch
 
 # Parameters
@@ -75,25 +75,31 @@ def positions_per_second(network, position, seconds=3.0):
     return calls * len(batch) / (time.perf_counter() - start)
 
 
-def main():
-    parser = argparse.ArgumentParser(description='Distill a trained network (the teacher) into a smaller one (the '
+def parse_args(argv=None):
+    parser = ArgumentParser(description='Distill a trained network (the teacher) into a smaller one (the '
                                                  'student) from the teacher\'s self-play games.')
     add_game_flag(parser)
     parser.add_argument('--teacher', required=True, help='the teacher model (.h5 or .onnx)')
-    parser.add_argument('--games', type=int, default=DS_GAME_COUNT, help='teacher self-play games (default: %(default)s)')
-    parser.add_argument('--sims', type=int, default=50, help='the teacher\'s simulations per move (default: %(default)s)')
-    parser.add_argument('--epochs', type=int, default=DS_EPOCHS, help='passes over the teacher\'s positions (default: %(default)s)')
-    parser.add_argument('--match-games', type=int, default=DS_MATCH_GAMES,
+    parser.add_argument('--games', type=whole_number(1, MAX_GAMES), default=DS_GAME_COUNT, help='teacher self-play games (default: %(default)s)')
+    parser.add_argument('--sims', type=whole_number(1, MAX_SIMS), default=50, help='the teacher\'s simulations per move (default: %(default)s)')
+    parser.add_argument('--epochs', type=whole_number(1), default=DS_EPOCHS, help='passes over the teacher\'s positions (default: %(default)s)')
+    parser.add_argument('--match-games', type=whole_number(0, MAX_GAMES), default=DS_MATCH_GAMES,
                         help='student vs teacher games at equal simulations (default: %(default)s)')
     add_opening_flag(parser)
-    parser.add_argument('--seed', type=int, help='random seed of the games, the split and the student')
+    parser.add_argument('--seed', type=seed, help='random seed of the games, the split and the student')
     add_exploration_flags(parser)
     add_network_flags(parser)
     parser.set_defaults(filters=DS_FILTERS, blocks=DS_BLOCKS)
-    args = parse_game_args(parser, keep=('games', 'sims', 'filters', 'blocks'))
+    args = parse_game_args(parser, argv, keep=('games', 'sims', 'filters', 'blocks'))
     check_network_flags(args)
-    if min(args.games, args.sims, args.epochs) < 1 or args.match_games < 0:
-        raise UserError('--games, --sims and --epochs must be at least 1, --match-games at least 0')
+    game = load_game(args.game)
+    check_network(game, args)
+    check_self_play_memory(game, args.games, args.sims, SP_PARALLEL)
+    return args
+
+
+def main():
+    args = parse_args()
     game = load_game(args.game)
     rng = np.random.default_rng(args.seed)
     teacher, description = load_network(args.teacher, game)
@@ -107,7 +113,7 @@ def main():
     # (the teacher plays as in self-play: temperature 1, the game's exploration settings)
     settings = {'sims': args.sims, 'temperature': 1.0, 'dirichlet_alpha': args.dirichlet,
                 'dirichlet_weight': SP_DIRICHLET_WEIGHT, 'greedy_after': args.greedy_after,
-                'opening_moves': args.random_opening, 'peek': True, 'parallel': 128, 'cache': True}
+                'opening_moves': args.random_opening, 'peek': True, 'parallel': SP_PARALLEL, 'cache': True}
     held_out = max(1, round(DS_HELD_OUT * args.games)) if args.games > 1 else 0
     with tqdm(total=args.games, desc='teacher self-play', unit='game') as progress:
         measure = play_self_play(game, teacher, held_out, settings, rng, progress)[0] if held_out else None

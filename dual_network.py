@@ -14,12 +14,12 @@
 # Every network is made of Keras' own layers only, so the saved file loads with a plain
 # load_model(), and every stage, export.py and the book's API work with any of them.
 
-import argparse
 import os
 
-from alphazero.cli import UserError, quiet_keras, run
-from alphazero.files import save_model
+from alphazero.cli import ArgumentParser, UserError, quiet_keras, run
+from alphazero.files import remove_stale_temporaries, save_model
 from alphazero.games import add_game_flag, load_game, model_path, parse_game_args
+from alphazero.limits import MAX_DEPTH, MAX_WIDTH, check_network, whole_number
 
 # Parameters
 DN_FILTERS = 128        # filters of every convolution (the AlphaZero paper: 256)
@@ -195,19 +195,17 @@ def add_network_flags(parser):
     parser.add_argument('--network', choices=NETWORKS, default=DN_NETWORK,
                         help='the network of a new model: book (the book\'s ResNet), resnet (with AlphaGo Zero\'s '
                              'heads) or transformer (default: %(default)s)')
-    parser.add_argument('--filters', type=int, default=DN_FILTERS, help='book, resnet: filters per convolution (default: %(default)s)')
-    parser.add_argument('--blocks', type=int, default=DN_RESIDUAL_NUM, help='book, resnet: residual blocks (default: %(default)s)')
-    parser.add_argument('--width', type=int, default=DN_WIDTH, help='transformer: width of a token (default: %(default)s)')
-    parser.add_argument('--layers', type=int, default=DN_LAYERS, help='transformer: encoder layers (default: %(default)s)')
-    parser.add_argument('--heads', type=int, default=DN_HEADS,
+    parser.add_argument('--filters', type=whole_number(1, MAX_WIDTH), default=DN_FILTERS, help='book, resnet: filters per convolution (default: %(default)s)')
+    parser.add_argument('--blocks', type=whole_number(0, MAX_DEPTH), default=DN_RESIDUAL_NUM, help='book, resnet: residual blocks (default: %(default)s)')
+    parser.add_argument('--width', type=whole_number(1, MAX_WIDTH), default=DN_WIDTH, help='transformer: width of a token (default: %(default)s)')
+    parser.add_argument('--layers', type=whole_number(0, MAX_DEPTH), default=DN_LAYERS, help='transformer: encoder layers (default: %(default)s)')
+    parser.add_argument('--heads', type=whole_number(1, MAX_WIDTH), default=DN_HEADS,
                         help='transformer: attention heads, a divisor of the width (default: %(default)s)')
 
 
 def check_network_flags(args):
-    if args.filters < 1 or args.blocks < 0:
-        raise UserError('--filters must be at least 1 and --blocks at least 0')
-    if args.width < 1 or args.layers < 0 or args.heads < 1 or args.width % args.heads:
-        raise UserError('--width and --heads must be at least 1, --heads must divide --width, and --layers must be at least 0')
+    if args.width % args.heads:
+        raise UserError(f'--heads {args.heads} does not divide --width {args.width}: give a divisor of the width')
 
 
 # The network flags as arguments of dual_network() and describe_network()
@@ -216,14 +214,22 @@ def network_arguments(args):
             'layer_count': args.layers, 'heads': args.heads}
 
 
-def main():
-    parser = argparse.ArgumentParser(description="Create the untrained dual network as the first best player "
+def parse_args(argv=None):
+    parser = ArgumentParser(description="Create the untrained dual network as the first best player "
                                                  "(does nothing when it exists).")
     add_game_flag(parser)
     add_network_flags(parser)
-    args = parse_game_args(parser)
+    args = parse_game_args(parser, argv)
     check_network_flags(args)
     game = load_game(args.game)
+    check_network(game, args)
+    return args
+
+
+def main():
+    args = parse_args()
+    game = load_game(args.game)
+    remove_stale_temporaries(game)
     path = model_path(game, 'best.h5')
     if dual_network(game, **network_arguments(args)):
         print(f'created {path} ({describe_network(**network_arguments(args))})')

@@ -8,25 +8,25 @@
 # from varied openings when asked (--opening): from the start, a deterministic best player and a
 # deterministic opponent would play the same few games again and again.
 
-import argparse
 import contextlib
 import os
 
 import numpy as np
 from tqdm import tqdm
 
-from alphazero.cli import UserError, run
+from alphazero.cli import ArgumentParser, UserError, run
 from alphazero.exact import describe, exact_strength
 from alphazero.files import model_advice, playing_sims
 from alphazero.games import add_game_flag, load_game, model_path, parse_game_args, playing_model_path
 from alphazero.gtp import EnginePlayer
 from alphazero.inference import onnx_is_current, use_device
+from alphazero.limits import MAX_ENGINES, MAX_GAMES, MAX_PARALLEL, check_search, engine_command, whole_number
 from alphazero.match import (FunctionPlayer, describe_match, duplicate_starts, match_pairings, match_summary,
                              paired_openings, play_games, player_points)
 from alphazero.workers import add_worker_flags, worker_pool
 from evaluate_network import mcts_player
 from pv_mcts import PV_EVALUATE_COUNT
-from self_play import add_search_flags, check_positive, non_negative_int
+from self_play import add_search_flags
 
 # Parameters
 EP_GAME_COUNT = 10      # games against each opponent
@@ -118,19 +118,30 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
 
 
 def add_engine_flags(parser):
-    parser.add_argument('--engine', action='append', default=[], metavar='COMMAND',
+    parser.add_argument('--engine', action='append', default=[], metavar='COMMAND', type=engine_command,
                         help='also play this GTP engine, for example --engine "/usr/games/gtp-rhino -l 1" '
                              '(repeat the flag for several engines)')
-    parser.add_argument('--engine-games', type=int, default=EP_ENGINE_GAME_COUNT, metavar='N',
+    parser.add_argument('--engine-games', type=whole_number(1, MAX_GAMES), default=EP_ENGINE_GAME_COUNT, metavar='N',
                         help='games against each engine (default: %(default)s)')
     add_opening_flag(parser)
 
 
 def add_opening_flag(parser):
-    parser.add_argument('--opening', type=non_negative_int, default=EP_OPENING, metavar='K',
+    parser.add_argument('--opening', type=whole_number(0, 1000), default=EP_OPENING, metavar='K',
                         help='each game of a match starts after K random moves, and each '
                              'opening is played once with each colour; 0 starts from the start, as the book '
                              '(default: %(default)s)')
+
+
+# Engines play over GTP, one process per game at once: refuse a game GTP cannot play, and more
+# processes than a machine runs
+def check_engines(game, engines, parallel):
+    from alphazero.gtp import gtp_problem
+    problem = gtp_problem(game)
+    if engines and problem:
+        raise UserError(f'--engine: {game.NAME} cannot be played over GTP ({problem})')
+    if engines and parallel > MAX_ENGINES:
+        raise UserError(f'--parallel {parallel} would start {parallel} engine processes at once: give at most {MAX_ENGINES}')
 
 
 # --opponent NAME: a fixed opponent's name as printed (VS_AlphaBeta4) or short (alphabeta4), or none
@@ -147,11 +158,11 @@ def chosen_opponents(game, names):
     return chosen
 
 
-def main():
-    parser = argparse.ArgumentParser(description='Play the best player against random, alpha-beta and MCTS players, '
+def parse_args(argv=None):
+    parser = ArgumentParser(description='Play the best player against random, alpha-beta and MCTS players, '
                                                  'and against GTP engines.')
     add_game_flag(parser)
-    parser.add_argument('--games', type=int, default=EP_GAME_COUNT,
+    parser.add_argument('--games', type=whole_number(1, MAX_GAMES), default=EP_GAME_COUNT,
                         help='games against each opponent, EP_GAME_COUNT (default: %(default)s)')
     parser.add_argument('--model', help="the model to evaluate, .h5 or .onnx (default: the game's best.h5, or the "
                                         "shipped one when there is none)")
@@ -162,25 +173,32 @@ def main():
                         help='play only this fixed opponent, e.g. random or alphabeta4 (repeatable; none: only the '
                              'engines and --versus models) (default: every opponent of the game)')
     add_engine_flags(parser)
-    parser.add_argument('--parallel', type=int, default=EP_PARALLEL,
+    parser.add_argument('--parallel', type=whole_number(1, MAX_PARALLEL), default=EP_PARALLEL,
                         help='games played at once; each engine game runs its own copy of the engine, so give a slow '
                              'engine about as many as there are cores (default: %(default)s)')
     add_search_flags(parser, None)
     add_worker_flags(parser)
-    args = parse_game_args(parser, keep=('sims',))
-    check_positive(args, 'games', 'sims', 'engine_games', 'parallel')
+    args = parse_game_args(parser, argv, keep=('sims',))
+    game = load_game(args.game)
+    check_engines(game, args.engine, args.parallel)
+    check_search(game, args.sims or PV_EVALUATE_COUNT, args.parallel)
+    args.opponents = chosen_opponents(game, args.opponent)
+    if args.opponents == [] and not args.engine and not args.versus:
+        raise UserError('--opponent none leaves nothing to play: add an --engine or a --versus model, or name an opponent')
+    return args
+
+
+def main():
+    args = parse_args()
     game = load_game(args.game)
     for model in [args.model, *args.versus]:
         if model and not os.path.exists(model):
             raise UserError(f'{model} not found: {model_advice(game, model, exists=False)}.')
-    opponents = chosen_opponents(game, args.opponent)
-    if opponents == [] and not args.engine and not args.versus:
-        raise UserError('--opponent none leaves nothing to play: add an --engine or a --versus model, or name an opponent')
     use_device(args.device)
     with worker_pool(args) or contextlib.nullcontext() as pool:
         evaluate_best_player(game, args.games, args.sims, args.cache, args.backend, args.seed,
                              engines=args.engine, engine_game_count=args.engine_games,
-                             opening=args.opening, pool=pool, opponents=opponents, path=args.model,
+                             opening=args.opening, pool=pool, opponents=args.opponents, path=args.model,
                              parallel=args.parallel, versus=args.versus)
 
 

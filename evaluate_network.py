@@ -4,21 +4,21 @@
 # The latest network plays the best one; it becomes the best player only when it scores strictly
 # more than half the points. Both search at EN_TEMPERATURE, taking turns at moving first.
 
-import argparse
 import contextlib
 
 import numpy as np
 from tqdm import tqdm
 
 from alphazero.batched_mcts import Evaluator
-from alphazero.cli import run
-from alphazero.files import copy_file
+from alphazero.cli import ArgumentParser, run
+from alphazero.files import copy_file, remove_stale_temporaries
 from alphazero.games import add_game_flag, load_game, model_path, parse_game_args
 from alphazero.inference import load_network, use_device
+from alphazero.limits import MAX_GAMES, check_search, real_number, whole_number
 from alphazero.match import MctsPlayer, play_match
 from alphazero.workers import add_worker_flags, worker_pool
 from pv_mcts import PV_EVALUATE_COUNT
-from self_play import add_search_flags, check_positive, first_player_value, non_negative
+from self_play import add_search_flags, first_player_value
 
 # Parameters
 EN_GAME_COUNT = 10      # games per evaluation (the AlphaZero paper: 400)
@@ -84,19 +84,26 @@ def evaluate_network(game=None, game_count=EN_GAME_COUNT, evaluate_count=PV_EVAL
     return False, average
 
 
-def main():
-    parser = argparse.ArgumentParser(description='Play latest.h5 against best.h5; latest becomes best when it '
+def parse_args(argv=None):
+    parser = ArgumentParser(description='Play latest.h5 against best.h5; latest becomes best when it '
                                                  'scores more than 0.5 on average.')
     add_game_flag(parser)
-    parser.add_argument('--games', type=int, default=EN_GAME_COUNT, help='games to play, EN_GAME_COUNT (default: %(default)s)')
+    parser.add_argument('--games', type=whole_number(1, MAX_GAMES), default=EN_GAME_COUNT, help='games to play, EN_GAME_COUNT (default: %(default)s)')
     add_search_flags(parser)
-    parser.add_argument('--temperature', type=non_negative, default=EN_TEMPERATURE,
+    parser.add_argument('--temperature', type=real_number(0, 100), default=EN_TEMPERATURE,
                         help='Boltzmann temperature of both players (default: %(default)s)')
     add_worker_flags(parser)
-    args = parse_game_args(parser)
-    check_positive(args, 'games', 'sims')
+    args = parse_game_args(parser, argv)
     use_device(args.device)
     game = load_game(args.game)
+    check_search(game, args.sims, args.games)
+    return args
+
+
+def main():
+    args = parse_args()
+    game = load_game(args.game)
+    remove_stale_temporaries(game)
     with worker_pool(args) or contextlib.nullcontext() as pool:
         changed, _ = evaluate_network(game, args.games, args.sims, args.temperature, args.cache, args.backend, args.seed,
                                       pool=pool)

@@ -9,13 +9,12 @@
 #   output 'pi'     float32 (batch, moves)    policy, a softmax over all moves
 #   output 'v'      float32 (batch, 1)        value for the side to move, in [-1, 1]
 
-import argparse
 import os
 
 import numpy as np
 
-from alphazero.cli import UserError, quiet_keras, run
-from alphazero.files import SIMS_KEY, atomic_output, load_model, recorded_sims
+from alphazero.cli import ArgumentParser, UserError, quiet_keras, run
+from alphazero.files import SIMS_KEY, atomic_output, check_output, load_model, recorded_sims
 from alphazero.games import add_game_flag, load_game, model_path, sample_positions
 from alphazero.inference import INPUT_NAME, OUTPUT_NAMES, SOURCE_KEY, KerasNetwork, OnnxNetwork, file_sha256
 
@@ -88,16 +87,26 @@ def ensure_onnx(game=None, name='best.h5'):
     return True
 
 
-def main():
-    parser = argparse.ArgumentParser(description='Convert a Keras model (.h5) to ONNX with tf2onnx and check '
+def parse_args(argv=None):
+    parser = ArgumentParser(description='Convert a Keras model (.h5) to ONNX with tf2onnx and check '
                                                  'that onnxruntime gives the same outputs.')
     add_game_flag(parser)
     parser.add_argument('model', nargs='?', help="the .h5 file (default: the game's best.h5)")
     parser.add_argument('--output', help='the .onnx file (default: beside the model, same name)')
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     game = load_game(args.game)
-    h5_path = args.model or model_path(game, 'best.h5')
-    onnx_path = args.output or os.path.splitext(h5_path)[0] + '.onnx'
+    args.model = args.model or model_path(game, 'best.h5')
+    args.output = args.output or os.path.splitext(args.model)[0] + '.onnx'
+    if not args.output.endswith('.onnx'):
+        raise UserError(f'--output {args.output}: the ONNX file\'s name must end in .onnx')
+    check_output(args.output, args.model)
+    return args
+
+
+def main():
+    args = parse_args()
+    h5_path, onnx_path = args.model, args.output
+    game = load_game(args.game)
     difference = export(h5_path, onnx_path, game)
     print(f'wrote {onnx_path}: max |onnxruntime - Keras| = {difference:.2e} on {PARITY_POSITIONS} positions')
 

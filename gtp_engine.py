@@ -7,21 +7,23 @@
 # in alphazero/gtp.py (Othello: a1-h8, row 1 at the top, black first, `pass`). Only GTP goes to
 # standard output; everything else (TensorFlow's notices, our log) goes to standard error.
 
-import argparse
 import inspect
 import io
 import os
+import re
 import sys
 import time
+import unicodedata
 
 import numpy as np
 
 from alphazero.batched_mcts import Evaluator
-from alphazero.cli import UserError, run
+from alphazero.cli import ArgumentParser, UserError, run
 from alphazero.files import playing_sims
 from alphazero.games import add_game_flag, load_game, parse_game_args, player_value, playing_model_path
 from alphazero.gtp import COLORS, action_names, color_to_move, gtp_problem, parse_color, parse_move
 from alphazero.inference import load_network
+from alphazero.limits import MAX_SIMS, check_search, whole_number
 from alphazero.match import MctsPlayer
 from pv_mcts import PV_EVALUATE_COUNT
 
@@ -67,11 +69,13 @@ class GtpSession:
     # ----- the protocol: one line in, one answer out -----
     def execute(self, line):
         """The answer to one line of input ('=... \\n\\n' or '?... \\n\\n'), or None for a line with no command."""
-        line = ''.join(c for c in line if c in '\t\n' or ord(c) >= 32).replace('\t', ' ')
-        words = line.split('#', 1)[0].split()
+        # GTP 2's input rules: control characters other than HT and LF removed, HT as a space,
+        # comments after #, words separated by spaces; an id is ASCII digits
+        line = ''.join(c for c in line if c in '\t\n' or unicodedata.category(c) != 'Cc').replace('\t', ' ')
+        words = [word for word in line.split('#', 1)[0].strip('\n').split(' ') if word]
         if not words:
             return None
-        number = words.pop(0) if words[0].isdigit() else ''
+        number = words.pop(0) if re.fullmatch('[0-9]+', words[0]) else ''
         if not words:
             return f'?{number} no command after the id\n\n'
         name, arguments = words[0].lower(), words[1:]
@@ -178,29 +182,37 @@ class GtpSession:
 
 
 def serve(session, lines, output):
-    """Answer every command of `lines` on `output` until quit or the end of input."""
+    """Answer every command of `lines` on `output` until quit, the end of input, or the reader
+    closing the output (then the rest is dropped quietly)."""
     for line in lines:
         answer = session.execute(line)
         if answer is None:
             continue
-        output.write(answer)
-        output.flush()
+        try:
+            output.write(answer)
+            output.flush()
+        except BrokenPipeError:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), output.fileno())  # nothing more to flush at exit
+            return
         if session.finished:
             break
 
 
-def main():
-    parser = argparse.ArgumentParser(description='Play the best model as a GTP engine on standard input and output '
+def parse_args(argv=None):
+    parser = ArgumentParser(description='Play the best model as a GTP engine on standard input and output '
                                                  '(for GUIs such as Quarry, and for matches against other engines).')
     add_game_flag(parser)
     parser.add_argument('--model', help="a model file, .h5 or .onnx (default: the game's best.h5, on onnxruntime when its export is current)")
-    parser.add_argument('--sims', type=int, help=f'search simulations per move (default: what the model records, else {PV_EVALUATE_COUNT})')
-    args = parse_game_args(parser, keep=('sims',))
-    if args.sims is not None and args.sims < 1:
-        raise UserError('--sims must be at least 1')
+    parser.add_argument('--sims', type=whole_number(1, MAX_SIMS), help=f'search simulations per move (default: what the model records, else {PV_EVALUATE_COUNT})')
+    args = parse_game_args(parser, argv, keep=('sims',))
     problem = gtp_problem(load_game(args.game))
     if problem:
         raise UserError(f'{args.game} cannot be played over GTP: {problem}')
+    return args
+
+
+def main():
+    args = parse_args()
 
     # Standard output carries GTP only: keep a copy of it for the answers and send fd 1 to stderr,
     # so that nothing printed by a library can reach the GUI
@@ -212,11 +224,13 @@ def main():
     path = args.model or playing_model_path(game)
     network, description = load_network(path, game)
     sims, why = playing_sims(args.sims, path, PV_EVALUATE_COUNT)
+    check_search(game, sims)
     player = MctsPlayer(Evaluator(network), sims, 0.0, np.random.default_rng(0), determinize=getattr(game, 'determinize', None))
     print(f'{ENGINE_NAME}: {game.NAME}, {description}, {sims} simulations per move ({why})', file=sys.stderr)
     session = GtpSession(game, lambda state: player.choose([state])[0][0],
                          log=lambda text: print(text, file=sys.stderr, flush=True))
-    serve(session, io.TextIOWrapper(sys.stdin.buffer, errors='replace'), answers)  # bad bytes: an error answer
+    # Lines end at LF only (a CR is removed, not a line break); bad bytes become an error answer
+    serve(session, io.TextIOWrapper(sys.stdin.buffer, errors='replace', newline='\n'), answers)
 
 
 if __name__ == '__main__':

@@ -5,16 +5,16 @@
 # answers with its search at temperature 0. A player with no move but a pass (Othello) passes by
 # itself. With --text it plays in the terminal instead, for machines without a display.
 
-import argparse
 import sys
 
 import numpy as np
 
 from alphazero.batched_mcts import Evaluator
-from alphazero.cli import UserError, run
+from alphazero.cli import ArgumentParser, UserError, run
 from alphazero.files import playing_sims
 from alphazero.games import add_game_flag, load_game, parse_game_args, player_value, playing_model_path
 from alphazero.inference import load_network
+from alphazero.limits import MAX_SIMS, check_search, whole_number
 from alphazero.match import MctsPlayer
 from pv_mcts import PV_EVALUATE_COUNT, pv_mcts_action
 
@@ -366,21 +366,25 @@ def ai_action(game, network, sims):
     return lambda state: player.choose([state])[0][0]
 
 
-def main():
-    parser = argparse.ArgumentParser(description='Play against the best model: in a window (click a square), '
+def parse_args(argv=None):
+    parser = ArgumentParser(description='Play against the best model: in a window (click a square), '
                                                  'or in the terminal with --text (type the number shown on a square).')
     add_game_flag(parser)
     parser.add_argument('--text', action='store_true', help='play in the terminal instead of a window')
     parser.add_argument('--second', action='store_true', help='let the AI move first')
-    parser.add_argument('--sims', type=int, help=f'search simulations per move (default: what the model records, else {PV_EVALUATE_COUNT})')
+    parser.add_argument('--sims', type=whole_number(1, MAX_SIMS), help=f'search simulations per move (default: what the model records, else {PV_EVALUATE_COUNT})')
     parser.add_argument('--model', help="a model file, .h5 or .onnx (default: the game's best.h5, on onnxruntime when its export is current)")
-    args = parse_game_args(parser, keep=('sims',))
-    if args.sims is not None and args.sims < 1:
-        raise UserError('--sims must be at least 1')
+    args = parse_game_args(parser, argv, keep=('sims',))
+    return args
+
+
+def main():
+    args = parse_args()
     game = load_game(args.game)
     path = args.model or playing_model_path(game)
     network, description = load_network(path, game)
     sims, why = playing_sims(args.sims, path, PV_EVALUATE_COUNT)
+    check_search(game, sims)
     print(f'AI: {description}, {sims} simulations per move ({why})', file=sys.stderr)
     next_action = ai_action(game, network, sims)
     if args.text:

@@ -11,7 +11,6 @@
 # plays both colours. Each game starts after --opening random moves (each opening used once per
 # pairing), so the games differ even when the engines are deterministic.
 
-import argparse
 import contextlib
 import itertools
 import os
@@ -20,9 +19,10 @@ import sys
 import numpy as np
 from tqdm import tqdm
 
-from alphazero.cli import UserError, run
+from alphazero.cli import ArgumentParser, run
 from alphazero.games import load_game
 from alphazero.gtp import EnginePlayer
+from alphazero.limits import MAX_ENGINES, MAX_GAMES, engine_command, seed, whole_number
 from alphazero.match import distinct_openings, play_games
 from alphazero.records import write_transcripts, write_wtb
 
@@ -48,22 +48,25 @@ def make_records(game, engines, game_count=MR_GAME_COUNT, opening=MR_OPENING, pa
     return [[a for a in (*g.opening, *g.moves) if a != game.PASS] for g in played]
 
 
-def main():
-    parser = argparse.ArgumentParser(description='Have GTP engines play Othello from varied openings and write the '
+def parse_args(argv=None):
+    parser = ArgumentParser(description='Have GTP engines play Othello from varied openings and write the '
                                                  'games as transcripts (.txt) and as a WTHOR file (.wtb).')
     parser.add_argument('--game', choices=RECORD_GAMES, default='othello8', help='(default: %(default)s)')
-    parser.add_argument('--engine', action='append', required=True, metavar='COMMAND',
+    parser.add_argument('--engine', action='append', required=True, metavar='COMMAND', type=engine_command,
                         help='a GTP engine command line, e.g. "/usr/games/gtp-rhino -l 3 -r 2" (repeatable)')
-    parser.add_argument('--games', type=int, default=MR_GAME_COUNT, help='games to record (default: %(default)s)')
-    parser.add_argument('--opening', type=int, default=MR_OPENING, metavar='K',
+    parser.add_argument('--games', type=whole_number(1, MAX_GAMES), default=MR_GAME_COUNT, help='games to record (default: %(default)s)')
+    parser.add_argument('--opening', type=whole_number(0, 60), default=MR_OPENING, metavar='K',
                         help='random moves before the engines take over (default: %(default)s)')
-    parser.add_argument('--parallel', type=int, default=MR_PARALLEL, help='games at once (default: %(default)s)')
+    parser.add_argument('--parallel', type=whole_number(1, MAX_ENGINES), default=MR_PARALLEL, help='games at once (default: %(default)s)')
     parser.add_argument('--out', default=os.path.join('records', 'engines'), metavar='PREFIX',
                         help='writes PREFIX.txt and PREFIX.wtb (default: %(default)s)')
-    parser.add_argument('--seed', type=int, help='random seed of the openings')
-    args = parser.parse_args()
-    if args.games < 1 or args.parallel < 1 or args.opening < 0:
-        raise UserError('--games and --parallel must be at least 1, --opening at least 0')
+    parser.add_argument('--seed', type=seed, help='random seed of the openings')
+    args = parser.parse_args(argv)
+    return args
+
+
+def main():
+    args = parse_args()
     game = load_game(args.game)
     games = make_records(game, args.engine, args.games, args.opening, args.parallel, args.seed)  # engine problems: one line
     write_transcripts(args.out + '.txt', games, game)

@@ -5,17 +5,18 @@
 # npm package that setup.sh installs, not from a CDN) and searches with PV-MCTS in JavaScript.
 # A missing or unusable model is reported here and on the page.
 
-import argparse
 import functools
 import http.server
 import json
 import os
 import sys
+import urllib.parse
 
-from alphazero.cli import UserError, run
+from alphazero.cli import ArgumentParser, UserError, run
 from alphazero.files import playing_sims
 from alphazero.games import add_game_flag, load_game, model_path, parse_game_args, playing_model_path
 from alphazero.inference import load_onnx
+from alphazero.limits import MAX_SIMS, whole_number
 from pv_mcts import PV_EVALUATE_COUNT
 
 # Parameters
@@ -31,6 +32,8 @@ def model_problem(path, game):
     if not os.path.exists(path):
         flag = '' if game.NAME == 'tictactoe' else f' --game {game.NAME}'
         return f'{path} not found: train a model first (python train_cycle.py{flag}).'
+    if os.path.isfile(path) and not path.endswith('.onnx'):
+        return f'{path}: the page plays ONNX models; `python export.py {path}` writes one to give with --model.'
     try:
         load_onnx(path, game)
     except UserError as error:
@@ -50,55 +53,92 @@ def model_file(game, path):
     return playing_model_path(game, 'best.onnx')
 
 
-class Handler(http.server.SimpleHTTPRequestHandler):
-    """web/ at /, onnxruntime-web's files at /ort/, the model at /model.onnx, settings at /config.json."""
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
-                      '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm'}
+# The files the server answers with, by extension; anything else is not served
+CONTENT_TYPES = {'.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
+                 '.svg': 'image/svg+xml', '.css': 'text/css', '.png': 'image/png', '.wasm': 'application/wasm'}
+ORT_TYPES = ('.mjs', '.wasm')  # onnxruntime-web's modules and WebAssembly
+
+
+def served_file(directory, name, extensions=tuple(CONTENT_TYPES)):
+    """The path of `name`, a plain file directly in `directory` (no folder, no link), or None."""
+    path = os.path.join(directory, name)
+    if '/' in name or name.startswith('.') or not name.endswith(extensions):
+        return None
+    return path if os.path.isfile(path) and not os.path.islink(path) else None
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    """Serves exactly the page: the files at the top of web/ (/ is index.html), onnxruntime-web's
+    modules at /ort/, the model at /model.onnx and the settings at /config.json. No listings, no
+    links, no folders below web/; a malformed path is a 400; HEAD answers as GET without the body."""
+    timeout = 60  # seconds a connection may stay silent
 
     def __init__(self, *args, config, model, **kwargs):
         self.config, self.model = config, model
-        super().__init__(*args, directory=WEB_DIR, **kwargs)
+        super().__init__(*args, **kwargs)
 
     def do_GET(self):
-        path = self.path.split('?')[0]
+        self.answer(send_body=True)
+
+    def do_HEAD(self):
+        self.answer(send_body=False)
+
+    def answer(self, send_body):
+        try:
+            status, body, content_type = self.route()
+        except OSError as error:  # a file removed or unreadable since the server started
+            status, body, content_type = 404, f'cannot read the file ({error.strerror})', None
+        if content_type is None:  # an error: its reason in the body, a plain one in the status line
+            body, content_type = (body + '\n').encode(), 'text/plain; charset=utf-8'
+        try:
+            self.send_response(status)
+            self.send_header('Content-Type', content_type)
+            self.send_header('Content-Length', str(len(body)))
+            self.send_header('Cache-Control', 'no-store')
+            self.end_headers()
+            if send_body:
+                self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):  # the browser went away
+            pass
+
+    def route(self):
+        """(status, body, content type): the content type is None for an error, whose body is text."""
+        try:
+            path = urllib.parse.unquote(urllib.parse.urlsplit(self.path).path, errors='strict')
+        except (UnicodeDecodeError, ValueError):
+            return 400, 'malformed path', None
+        if not path.startswith('/') or any(c < ' ' or c == '\\' for c in path):
+            return 400, 'malformed path', None
         if path == '/config.json':
-            return self.send_bytes(json.dumps(self.config).encode(), 'application/json')
+            return 200, json.dumps(self.config).encode(), 'application/json'
         if path == '/model.onnx':
             if self.config['error']:
-                return self.send_error(404, self.config['error'])
+                return 404, self.config['error'], None
             with open(self.model, 'rb') as f:
-                return self.send_bytes(f.read(), 'application/octet-stream')
+                return 200, f.read(), 'application/octet-stream'
         if path.startswith('/ort/'):
-            name = os.path.basename(path)
-            file = os.path.join(ORT_DIR, name)
-            if not os.path.isfile(file):
-                return self.send_error(404)
-            with open(file, 'rb') as f:
-                return self.send_bytes(f.read(), self.guess_type(file))
-        return super().do_GET()
-
-    def send_bytes(self, body, content_type):
-        self.send_response(200)
-        self.send_header('Content-Type', content_type)
-        self.send_header('Content-Length', str(len(body)))
-        self.send_header('Cache-Control', 'no-store')
-        self.end_headers()
-        self.wfile.write(body)
+            file = served_file(ORT_DIR, path[len('/ort/'):], ORT_TYPES)
+        else:
+            file = served_file(WEB_DIR, path[1:] or 'index.html')
+        if file is None:
+            return 404, 'not found', None
+        with open(file, 'rb') as f:
+            return 200, f.read(), CONTENT_TYPES[os.path.splitext(file)[1]]
 
 
-def main():
-    parser = argparse.ArgumentParser(description='Play the best model in a browser (served on 127.0.0.1).')
+def parse_args(argv=None):
+    parser = ArgumentParser(description='Play the best model in a browser (served on 127.0.0.1).')
     add_game_flag(parser)
-    parser.add_argument('--port', type=int, default=PORT, help='port (0: any free port) (default: %(default)s)')
-    parser.add_argument('--sims', type=int,
+    parser.add_argument('--port', type=whole_number(0, 65535), default=PORT, help='port (0: any free port) (default: %(default)s)')
+    parser.add_argument('--sims', type=whole_number(1, MAX_SIMS),
                         help=f'the page\'s starting number of simulations per move (default: what the model records, '
                              f'else {PV_EVALUATE_COUNT})')
     parser.add_argument('--model', help="an .onnx file (default: the game's best.onnx, exported from best.h5 when needed)")
-    args = parse_game_args(parser, keep=('sims',))
-    if args.sims is not None and args.sims < 1:
-        raise UserError('--sims must be at least 1')
-    if not 0 <= args.port <= 65535:
-        raise UserError(f'--port {args.port} is not a port: give 1 to 65535, or 0 for any free port')
+    return parse_game_args(parser, argv, keep=('sims',))
+
+
+def main():
+    args = parse_args()
     if not os.path.exists(os.path.join(ORT_DIR, 'ort.wasm.min.mjs')):
         raise UserError(f'{ORT_DIR} is missing: run "bash setup.sh" to install onnxruntime-web from npm.')
     game = load_game(args.game)

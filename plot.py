@@ -7,15 +7,32 @@
 #   chart_gate.png      latest vs best score per cycle, and when the best player changed
 #   chart_strength.png  exact accuracy (solvable games) and scores against the fixed opponents
 
-import argparse
 import json
 import os
 
-from alphazero.cli import UserError, run
+from alphazero.cli import ArgumentParser, UserError, run
 from alphazero.files import atomic_output
 from alphazero.games import add_game_flag, load_game, model_path
 
 METRICS_FILE = 'metrics.jsonl'
+
+
+# What every record must hold for the charts and for resuming: a name and a test of its value
+def is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def is_numbers(value):
+    return isinstance(value, list) and len(value) > 0 and all(map(is_number, value))
+
+
+RECORD_FIELDS = {
+    'cycle': lambda v: is_number(v) and v >= 1,
+    'elapsed': is_number,
+    'loss': is_numbers, 'policy_loss': is_numbers, 'value_loss': is_numbers,
+    'gate_score': lambda v: v is None or is_number(v),
+    'best_changed': lambda v: isinstance(v, bool),
+}
 
 
 def read_metrics(path):
@@ -23,12 +40,22 @@ def read_metrics(path):
     if not os.path.exists(path):
         return []
     records = []
-    with open(path) as f:
-        for number, line in enumerate(f, 1):
-            try:
-                records.append(json.loads(line))
-            except ValueError:
-                raise UserError(f'{path} line {number} is not valid JSON; fix or delete that line.') from None
+    try:
+        with open(path, encoding='utf-8') as f:
+            lines = f.read().splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise UserError(f'{path} cannot be read ({error}); move it away to start the charts afresh.') from None
+    for number, line in enumerate(lines, 1):
+        try:
+            record = json.loads(line)
+        except ValueError:
+            raise UserError(f'{path} line {number} is not valid JSON; fix or delete that line.') from None
+        wrong = [name for name, valid in RECORD_FIELDS.items()
+                 if not isinstance(record, dict) or name not in record or not valid(record[name])]
+        if wrong:
+            raise UserError(f'{path} line {number} is not a cycle\'s record (missing or wrong: {", ".join(wrong)}); '
+                            'fix or delete that line.')
+        records.append(record)
     return records
 
 
@@ -135,10 +162,15 @@ def plot_metrics(records, directory):
     return paths
 
 
-def main():
-    parser = argparse.ArgumentParser(description="Redraw a training run's charts from its metrics file.")
+def parse_args(argv=None):
+    parser = ArgumentParser(description="Redraw a training run's charts from its metrics file.")
     add_game_flag(parser)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    return args
+
+
+def main():
+    args = parse_args()
     game = load_game(args.game)
     path = model_path(game, METRICS_FILE)
     records = read_metrics(path)

@@ -6,17 +6,17 @@
 # target). Unlike the book, all games are played at once: each search step evaluates the new
 # leaves of every live game in one network call.
 
-import argparse
 import contextlib
 import time
 
 import numpy as np
 from tqdm import tqdm
 
-from alphazero.cli import UserError, run
-from alphazero.files import history_path, write_history
+from alphazero.cli import ArgumentParser, run
+from alphazero.files import history_path, remove_stale_temporaries, write_history
 from alphazero.games import add_game_flag, data_dir, load_game, model_path, parse_game_args, player_value
 from alphazero.inference import add_device_flag, load_network, use_device
+from alphazero.limits import MAX_GAMES, MAX_PARALLEL, MAX_SIMS, check_history, check_search, real_number, seed, whole_number
 from alphazero.match import play_self_play
 from alphazero.workers import add_worker_flags, worker_pool
 from pv_mcts import PV_EVALUATE_COUNT
@@ -40,7 +40,7 @@ def first_player_value(ended_state):
 def self_play(game=None, game_count=SP_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT,
               temperature=SP_TEMPERATURE, parallel=SP_PARALLEL, cache=True, backend='auto', seed=None,
               dirichlet_alpha=SP_DIRICHLET_ALPHA, opening_moves=SP_RANDOM_OPENING, greedy_after=SP_GREEDY_AFTER,
-              peek=True, pool=None):
+              peek=True, pool=None, path=None):
     game = game or load_game()
     settings = {'sims': evaluate_count, 'temperature': temperature, 'dirichlet_alpha': dirichlet_alpha,
                 'dirichlet_weight': SP_DIRICHLET_WEIGHT, 'greedy_after': greedy_after, 'opening_moves': opening_moves,
@@ -59,8 +59,8 @@ def self_play(game=None, game_count=SP_GAME_COUNT, evaluate_count=PV_EVALUATE_CO
         (position, policy, value), counts = pool.self_play(game, model_path(game, 'best.onnx'), game_count, settings, seed)
     seconds = time.perf_counter() - start
 
-    # Save the records
-    path = history_path(data_dir(game))
+    # Save the records (beyond the book: to `path` when given)
+    path = path or history_path(data_dir(game))
     write_history(path, position, policy, value, evaluate_count)
     stats = {'games': game_count, 'positions': len(value), 'seconds': seconds,
              'positions_per_second': len(value) / seconds, 'evaluations': counts['evaluations'],
@@ -70,38 +70,26 @@ def self_play(game=None, game_count=SP_GAME_COUNT, evaluate_count=PV_EVALUATE_CO
 
 def add_search_flags(parser, evaluate_count=PV_EVALUATE_COUNT):
     """Search flags; with evaluate_count None, --sims defaults to what the model records."""
-    parser.add_argument('--sims', type=int, default=evaluate_count,
+    parser.add_argument('--sims', type=whole_number(1, MAX_SIMS), default=evaluate_count,
                         help=f'search simulations per move (default: what the model records, else {PV_EVALUATE_COUNT})'
                         if evaluate_count is None else 'search simulations per move, PV_EVALUATE_COUNT (default: %(default)s)')
     parser.add_argument('--no-cache', dest='cache', action='store_false',
                         help='evaluate every leaf with the network, even positions seen before')
     parser.add_argument('--backend', choices=('auto', 'onnx', 'keras'), default='auto',
                         help='inference: onnxruntime when best.onnx is current, else Keras (default: %(default)s)')
-    parser.add_argument('--seed', type=int, help='random seed for reproducible games')
+    parser.add_argument('--seed', type=seed, help='random seed for reproducible games')
     add_device_flag(parser)
-
-
-# argparse types: a number (a whole number) that is 0 or more; a negative one ends with the usage text
-def non_negative(text, kind=float):
-    value = kind(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f'{text} is negative; it must be 0 or more')
-    return value
-
-
-def non_negative_int(text):
-    return non_negative(text, int)
 
 
 # Ways for self-play to try moves its network would not (both off by default, as in the book)
 def add_exploration_flags(parser):
-    parser.add_argument('--dirichlet', type=non_negative, default=SP_DIRICHLET_ALPHA, metavar='ALPHA',
+    parser.add_argument('--dirichlet', type=real_number(0, 1000), default=SP_DIRICHLET_ALPHA, metavar='ALPHA',
                         help=f'mix Dirichlet(ALPHA) noise into the root priors of self-play, weight '
                              f'{SP_DIRICHLET_WEIGHT}; 0 is off, as in the book (default: %(default)s)')
-    parser.add_argument('--random-opening', type=non_negative_int, default=SP_RANDOM_OPENING, metavar='N',
+    parser.add_argument('--random-opening', type=whole_number(0, 1000), default=SP_RANDOM_OPENING, metavar='N',
                         help='start each self-play game after 0 to N random moves, which are not recorded '
                              '(default: %(default)s; 0 is off, as in the book)')
-    parser.add_argument('--greedy-after', type=non_negative_int, default=SP_GREEDY_AFTER, metavar='N',
+    parser.add_argument('--greedy-after', type=whole_number(0, 1000), default=SP_GREEDY_AFTER, metavar='N',
                         help='from the Nth move of a self-play game on, play the most visited move instead of '
                              'sampling at the temperature; the policy target stays the visit distribution '
                              '(default: %(default)s; None is never, as in the book)')
@@ -110,27 +98,35 @@ def add_exploration_flags(parser):
                              'sees, as every other stage does (default: self-play may see it, as in seed 000)')
 
 
-def check_positive(args, *names):
-    for name in names:
-        if getattr(args, name) is not None and getattr(args, name) < 1:  # None: a default decided later
-            raise UserError(f'--{name.replace("_", "-")} must be at least 1')
+# What a stage of `game_count` games, `parallel` of them at once, will hold in memory
+def check_self_play_memory(game, game_count, sims, parallel):
+    check_search(game, sims, min(parallel, game_count))
+    check_history(game, game_count)
+
+
+def parse_args(argv=None):
+    parser = ArgumentParser(description='The best player plays itself; the games go to a new history file.')
+    add_game_flag(parser)
+    parser.add_argument('--games', type=whole_number(1, MAX_GAMES), default=SP_GAME_COUNT, help='games to play, SP_GAME_COUNT (default: %(default)s)')
+    add_search_flags(parser)
+    parser.add_argument('--temperature', type=real_number(0, 100), default=SP_TEMPERATURE,
+                        help='Boltzmann temperature on the visit counts (default: %(default)s)')
+    parser.add_argument('--parallel', type=whole_number(1, MAX_PARALLEL), default=SP_PARALLEL, help='games played at once (default: %(default)s)')
+    add_exploration_flags(parser)
+    add_worker_flags(parser)
+    args = parse_game_args(parser, argv)
+    game = load_game(args.game)
+    check_self_play_memory(game, args.games, args.sims, args.parallel)
+    return args
 
 
 def main():
-    parser = argparse.ArgumentParser(description='The best player plays itself; the games go to a new history file.')
-    add_game_flag(parser)
-    parser.add_argument('--games', type=int, default=SP_GAME_COUNT, help='games to play, SP_GAME_COUNT (default: %(default)s)')
-    add_search_flags(parser)
-    parser.add_argument('--temperature', type=non_negative, default=SP_TEMPERATURE,
-                        help='Boltzmann temperature on the visit counts (default: %(default)s)')
-    parser.add_argument('--parallel', type=int, default=SP_PARALLEL, help='games played at once (default: %(default)s)')
-    add_exploration_flags(parser)
-    add_worker_flags(parser)
-    args = parse_game_args(parser)
-    check_positive(args, 'games', 'sims', 'parallel')
+    args = parse_args()
+    game = load_game(args.game)
+    remove_stale_temporaries(game)
     use_device(args.device)
     with worker_pool(args) or contextlib.nullcontext() as pool:
-        path, stats = self_play(load_game(args.game), args.games, args.sims, args.temperature, args.parallel,
+        path, stats = self_play(game, args.games, args.sims, args.temperature, args.parallel,
                                 args.cache, args.backend, args.seed, args.dirichlet, args.random_opening,
                                 args.greedy_after, args.peek, pool)
     cache = f', cache hit rate {stats["cache_hit_rate"]:.1%}' if args.cache else ''

@@ -6,18 +6,19 @@
 #
 # Beyond the book: each finished stage is recorded in cycle.json, so running the same command again
 # after an interruption continues where it stopped; each finished cycle appends one record to
-# metrics.jsonl and redraws the charts (both beside best.h5).
+# metrics.jsonl and redraws the charts (both beside best.h5). A kill at any moment leaves what an
+# uninterrupted run leaves: a stage's files go into place only after cycle.json records it.
 
-import argparse
 import contextlib
 import json
 import os
 import time
 
-from alphazero.cli import UserError, run
-from alphazero.files import atomic_output, copy_file
-from alphazero.games import add_game_flag, load_game, model_path, parse_game_args
+from alphazero.cli import ArgumentParser, UserError, run
+from alphazero.files import atomic_output, copy_file, history_path, remove_stale_temporaries
+from alphazero.games import add_game_flag, data_dir, load_game, model_path, parse_game_args
 from alphazero.inference import file_sha256, load_network, use_device
+from alphazero.limits import MAX_GAMES, MAX_PARALLEL, check_network, check_samples, whole_number
 from alphazero.workers import add_worker_flags, worker_pool
 from dual_network import add_network_flags, check_network_flags, describe_network, dual_network, network_arguments
 from evaluate_best_player import EP_GAME_COUNT, add_engine_flags, evaluate_best_player
@@ -25,8 +26,7 @@ from evaluate_network import EN_GAME_COUNT, KEEP_MESSAGE, evaluate_network, upda
 from export import ensure_onnx
 from plot import METRICS_FILE, plot_metrics, read_metrics
 from pv_mcts import PV_EVALUATE_COUNT
-from self_play import (SP_GAME_COUNT, SP_PARALLEL, add_exploration_flags, add_search_flags, check_positive,
-                       non_negative_int, self_play)
+from self_play import SP_GAME_COUNT, SP_PARALLEL, add_exploration_flags, add_search_flags, check_self_play_memory, self_play
 from train_network import RN_EPOCHS, add_training_flags, train_network
 
 # Parameters
@@ -46,30 +46,30 @@ PRESETS = {
 
 
 def parse_args(argv=None):
-    parser = argparse.ArgumentParser(description='Train an AlphaZero player: self-play, training and evaluation, '
+    parser = ArgumentParser(description='Train an AlphaZero player: self-play, training and evaluation, '
                                                  'cycle after cycle. With no flags it runs the book\'s settings; '
                                                  'run the same command again to resume an interrupted run.')
     add_game_flag(parser)
     parser.add_argument('--preset', choices=sorted(PRESETS), default='book',
                         help='a set of defaults: book (the book\'s recipe) or fast (small network and the '
                              'improvements) (default: %(default)s)')
-    parser.add_argument('--cycles', type=int, default=TC_CYCLES, help='cycles in all, counting finished ones (default: %(default)s)')
-    parser.add_argument('--games', type=int, default=SP_GAME_COUNT, help='self-play games per cycle (default: %(default)s)')
-    parser.add_argument('--epochs', type=int, default=RN_EPOCHS, help='training epochs per cycle (default: %(default)s)')
-    parser.add_argument('--eval-games', type=int, default=EN_GAME_COUNT,
+    parser.add_argument('--cycles', type=whole_number(1), default=TC_CYCLES, help='cycles in all, counting finished ones (default: %(default)s)')
+    parser.add_argument('--games', type=whole_number(1, MAX_GAMES), default=SP_GAME_COUNT, help='self-play games per cycle (default: %(default)s)')
+    parser.add_argument('--epochs', type=whole_number(1), default=RN_EPOCHS, help='training epochs per cycle (default: %(default)s)')
+    parser.add_argument('--eval-games', type=whole_number(0, MAX_GAMES), default=EN_GAME_COUNT,
                         help='games of latest vs best per cycle; 0 leaves them out when the gate is off '
                              '(default: %(default)s)')
-    parser.add_argument('--best-games', type=int, default=EP_GAME_COUNT,
+    parser.add_argument('--best-games', type=whole_number(1, MAX_GAMES), default=EP_GAME_COUNT,
                         help='games of best vs each fixed opponent (default: %(default)s)')
-    parser.add_argument('--best-every', type=int, default=1, metavar='K',
+    parser.add_argument('--best-every', type=whole_number(1), default=1, metavar='K',
                         help='play the fixed opponents every K cycles and in the last one (default: %(default)s)')
     add_engine_flags(parser)
     add_worker_flags(parser)
-    parser.add_argument('--parallel', type=int, default=SP_PARALLEL, help='self-play games played at once (default: %(default)s)')
+    parser.add_argument('--parallel', type=whole_number(1, MAX_PARALLEL), default=SP_PARALLEL, help='self-play games played at once (default: %(default)s)')
     parser.add_argument('--no-gate', dest='gate', action='store_false',
                         help='the latest network always becomes the best player, as in the AlphaZero paper '
                              '(the gate games are still played and recorded)')
-    parser.add_argument('--keep-every', type=non_negative_int, default=0, metavar='K',
+    parser.add_argument('--keep-every', type=whole_number(0), default=0, metavar='K',
                         help=f'keep a copy of the best model every K cycles ({KEPT_DIR}/best-cycleNNNN.h5 beside '
                              'best.h5), to measure later what more training gained; 0 keeps none (default: %(default)s)')
     parser.add_argument('--until-perfect', action='store_true',
@@ -81,22 +81,26 @@ def parse_args(argv=None):
 
     # The game's defaults and then the preset's replace the book's, then the command line is read over them
     args = parse_game_args(parser, argv, PRESETS)
-    check_positive(args, 'cycles', 'games', 'epochs', 'best_games', 'best_every', 'engine_games', 'parallel', 'sims',
-                   'window')
     if args.eval_games < (1 if args.gate else 0):
         raise UserError('--eval-games must be at least 1 (0 leaves them out, with --no-gate)')
-    if args.samples < 0:
-        raise UserError('--samples must be at least 0 (0: epochs over the window, as in the book)')
     check_network_flags(args)
     if args.backend == 'onnx':
         raise UserError('--backend onnx is chosen automatically here once best.onnx exists; use auto or keras')
+    check_run_memory(load_game(args.game), args)
     use_device(args.device)
     return args
 
 
+# What the run will hold in memory: its network, its self-play stage and its training samples
+def check_run_memory(game, args):
+    check_network(game, args)
+    check_self_play_memory(game, args.games, args.sims, args.parallel)
+    check_samples(game, args.samples)
+
+
 # ----- what survives an interruption -----
 def read_progress(path, cycle):
-    """The finished stages of `cycle`, or {} when the file is missing or belongs to another cycle."""
+    """The finished stages of `cycle` ({'cycle': cycle} when the file is missing or belongs to another cycle)."""
     try:
         with open(path) as f:
             progress = json.load(f)
@@ -104,6 +108,8 @@ def read_progress(path, cycle):
         return {'cycle': cycle}
     except (OSError, ValueError) as error:
         raise UserError(f'{path} is damaged ({error}); delete it to redo the unfinished cycle from its start.') from None
+    if not isinstance(progress, dict):
+        raise UserError(f'{path} is not a record of finished stages; delete it to redo the unfinished cycle from its start.')
     return progress if progress.get('cycle') == cycle else {'cycle': cycle}
 
 
@@ -134,15 +140,22 @@ def run_cycle(game, args, cycle, progress_path, training, previous_exact=None, p
             write_json(progress_path, progress)
         return progress[name]
 
-    # Self-play
+    # Self-play, into a hidden file that becomes the cycle's history file once cycle.json records
+    # the stage (a kill before that leaves a hidden file that the cycle's self-play writes again,
+    # never a second copy in the training window)
+    pending = os.path.join(data_dir(game), f'.cycle{cycle + 1:04d}.pending.npz')
+
     def play():
-        path, stats = self_play(game, args.games, args.sims, parallel=args.parallel, cache=args.cache,
-                                backend=args.backend, seed=seed, dirichlet_alpha=args.dirichlet,
-                                opening_moves=args.random_opening, greedy_after=args.greedy_after, peek=args.peek,
-                                pool=pool)
+        _, stats = self_play(game, args.games, args.sims, parallel=args.parallel, cache=args.cache,
+                             backend=args.backend, seed=seed, dirichlet_alpha=args.dirichlet,
+                             opening_moves=args.random_opening, greedy_after=args.greedy_after, peek=args.peek,
+                             pool=pool, path=pending)
+        path = history_path(data_dir(game))
         print(f'{path}: {stats["positions"]} positions, {stats["positions_per_second"]:.0f} positions/s')
         return dict(stats, path=path)
-    stage('self_play', play)
+    played = stage('self_play', play)
+    if os.path.exists(pending):
+        os.replace(pending, played['path'])
 
     # Train the network (the compiled model is kept from cycle to cycle in `training`)
     stage('train', lambda: train_network(game, args.epochs, window=args.window, symmetries=args.symmetries,
@@ -192,6 +205,17 @@ def run_cycle(game, args, cycle, progress_path, training, previous_exact=None, p
     return progress
 
 
+# What a killed run left behind: temporary files, and the progress of the cycle that metrics.jsonl
+# recorded last (killed before its charts were drawn); returns True when the charts need drawing
+def clean_up(game, progress_path, finished_cycles):
+    remove_stale_temporaries(game)
+    last = finished_cycles - 1
+    if finished_cycles and read_progress(progress_path, last) != {'cycle': last}:
+        os.remove(progress_path)
+        return True
+    return False
+
+
 # A copy of the best model as it was after `cycles` cycles (--keep-every)
 def keep_best(game, cycles):
     kept = model_path(game, os.path.join(KEPT_DIR, f'best-cycle{cycles:04d}.h5'))
@@ -228,6 +252,8 @@ def main():
     ensure_onnx(game)
 
     records = read_metrics(metrics_path)
+    if clean_up(game, progress_path, len(records)):
+        plot_metrics(records, os.path.dirname(metrics_path))
     training = {}  # the compiled model, kept from cycle to cycle
     if records:
         print(f'{len(records)} cycles done before (from {metrics_path})')
@@ -245,8 +271,8 @@ def main():
             if args.keep_every and len(records) % args.keep_every == 0:
                 keep_best(game, len(records))
             append_metrics(metrics_path, records[-1])
-            os.remove(progress_path)
             plot_metrics(records, os.path.dirname(metrics_path))
+            os.remove(progress_path)
             print('time: ' + ', '.join(f'{name} {seconds:.1f} s' for name, seconds in progress['seconds'].items()))
 
     # Where the results are, and how to use them

@@ -5,7 +5,6 @@
 # distributions (cross-entropy), the value head to the game results (mean squared error). The
 # result is saved as latest.h5; evaluate_network.py decides whether it becomes the best player.
 
-import argparse
 import math
 import sys
 import time
@@ -13,10 +12,11 @@ import time
 import numpy as np
 from tqdm import tqdm
 
-from alphazero.cli import UserError, quiet_keras, run
-from alphazero.files import history_files, history_sims, load_history, load_model, save_model
+from alphazero.cli import ArgumentParser, UserError, quiet_keras, run
+from alphazero.files import history_files, history_sims, load_history, load_model, remove_stale_temporaries, save_model
 from alphazero.games import add_game_flag, data_dir, load_game, model_path, parse_game_args
 from alphazero.inference import add_device_flag, use_device
+from alphazero.limits import MAX_BATCH, MAX_SAMPLES, check_samples, whole_number
 
 # Parameters
 RN_EPOCHS = 100         # training epochs per cycle
@@ -190,31 +190,37 @@ def train_network(game=None, epochs=RN_EPOCHS, batch_size=RN_BATCH_SIZE, trust_p
 
 
 def add_training_flags(parser):
-    parser.add_argument('--window', type=int, default=RN_WINDOW,
+    parser.add_argument('--window', type=whole_number(1), default=RN_WINDOW,
                         help='train on the newest K history files (default: %(default)s, the book)')
     parser.add_argument('--symmetries', action='store_true',
                         help="also train on every symmetric copy of each position (not in the book)")
-    parser.add_argument('--samples', type=int, default=RN_SAMPLES, metavar='N',
+    parser.add_argument('--samples', type=whole_number(0, MAX_SAMPLES), default=RN_SAMPLES, metavar='N',
                         help='train on N samples drawn from the window, each in a random symmetry, instead of '
                              f'epochs (rounded up to whole calls of {RN_STEPS_PER_EXECUTION} batches); 0 trains '
                              'epochs, as in the book (default: %(default)s)')
 
 
-def main():
-    parser = argparse.ArgumentParser(description='Train the best network on the newest self-play data; '
+def parse_args(argv=None):
+    parser = ArgumentParser(description='Train the best network on the newest self-play data; '
                                                  'the result is saved as latest.h5.')
     add_game_flag(parser)
-    parser.add_argument('--epochs', type=int, default=RN_EPOCHS, help='training epochs, RN_EPOCHS (default: %(default)s)')
-    parser.add_argument('--batch-size', type=int, default=RN_BATCH_SIZE, help='samples per step (default: %(default)s)')
+    parser.add_argument('--epochs', type=whole_number(1), default=RN_EPOCHS, help='training epochs, RN_EPOCHS (default: %(default)s)')
+    parser.add_argument('--batch-size', type=whole_number(1, MAX_BATCH), default=RN_BATCH_SIZE, help='samples per step (default: %(default)s)')
     add_training_flags(parser)
     parser.add_argument('--trust-pickle', action='store_true',
                         help="also read the book's pickled .history files (unpickling runs code: only your own files)")
     add_device_flag(parser)
-    args = parse_game_args(parser)
-    if args.epochs < 1 or args.batch_size < 1 or args.window < 1 or args.samples < 0:
-        raise UserError('--epochs, --batch-size and --window must be at least 1, and --samples at least 0')
+    args = parse_game_args(parser, argv)
     use_device(args.device)
     game = load_game(args.game)
+    check_samples(game, args.samples)
+    return args
+
+
+def main():
+    args = parse_args()
+    game = load_game(args.game)
+    remove_stale_temporaries(game)
     losses = train_network(game, args.epochs, args.batch_size, args.trust_pickle, args.window, args.symmetries,
                            args.samples)
     print(f'wrote {model_path(game, "latest.h5")}: loss {losses["loss"][0]:.3f} -> {losses["loss"][-1]:.3f}')

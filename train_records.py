@@ -10,7 +10,6 @@
 #
 #   python train_records.py --game othello8 records/engines.wtb [more .wtb, .txt or .csv files]
 
-import argparse
 import hashlib
 import json
 import os
@@ -20,9 +19,10 @@ import time
 import numpy as np
 from tqdm import tqdm
 
-from alphazero.cli import UserError, quiet_keras, run
+from alphazero.cli import ArgumentParser, UserError, quiet_keras, run
 from alphazero.files import atomic_output, save_model
 from alphazero.games import load_game, model_path, parse_game_args, player_value
+from alphazero.limits import MAX_BATCH, check_network, real_number, seed, whole_number
 from alphazero.records import RecordError, read_records, replay
 from dual_network import add_network_flags, build_network, check_network_flags, describe_network, network_arguments
 from export import ensure_onnx
@@ -71,6 +71,8 @@ def read_games(game, paths):
             raise UserError(str(error)) from None
         for problem in problems:
             print(f'skipped: {problem}', file=sys.stderr)
+        if problems:
+            print(f'{path}: {len(found)} games read, {len(problems)} problems', file=sys.stderr)
         games += found
     if not games:
         raise UserError(f'no readable {game.NAME} game in {", ".join(paths)}')
@@ -174,24 +176,29 @@ def train_records(game, paths, network=None, epochs=TR_EPOCHS, batch_size=RN_BAT
     return records
 
 
-def main():
-    parser = argparse.ArgumentParser(description='Train a network on Othello game records (WTHOR .wtb, transcripts '
+def parse_args(argv=None):
+    parser = ArgumentParser(description='Train a network on Othello game records (WTHOR .wtb, transcripts '
                                                  'in .txt or .csv) and write it as the game\'s best.h5.')
     parser.add_argument('files', nargs='+', metavar='FILE', help='.wtb, .txt or .csv record files')
     parser.add_argument('--game', choices=RECORD_GAMES, default='othello8',
                         help='othello8, or othello8planes (seed 004\'s input planes) (default: %(default)s)')
-    parser.add_argument('--epochs', type=int, default=TR_EPOCHS, help='passes over the training games (default: %(default)s)')
-    parser.add_argument('--batch-size', type=int, default=RN_BATCH_SIZE, help='(default: %(default)s)')
-    parser.add_argument('--validation', type=float, default=TR_VALIDATION,
+    parser.add_argument('--epochs', type=whole_number(1), default=TR_EPOCHS, help='passes over the training games (default: %(default)s)')
+    parser.add_argument('--batch-size', type=whole_number(1, MAX_BATCH), default=RN_BATCH_SIZE, help='(default: %(default)s)')
+    parser.add_argument('--validation', type=real_number(0, 0.99), default=TR_VALIDATION,
                         help='share of the games kept for validation (default: %(default)s)')
     parser.add_argument('--from-best', action='store_true', help="train the game's existing best.h5 further")
-    parser.add_argument('--seed', type=int, help='random seed of the split, the network and the symmetries')
+    parser.add_argument('--seed', type=seed, help='random seed of the split, the network and the symmetries')
     add_network_flags(parser)
-    args = parse_game_args(parser)  # the game's network by default
+    args = parse_game_args(parser, argv)  # the game's network by default
     game = load_game(args.game)
     check_network_flags(args)
-    if args.epochs < 1 or args.batch_size < 1 or not 0 <= args.validation < 1:
-        raise UserError('--epochs and --batch-size must be at least 1, --validation from 0 to below 1')
+    check_network(game, args)
+    return args
+
+
+def main():
+    args = parse_args()
+    game = load_game(args.game)
     train_records(game, args.files, network_arguments(args), args.epochs, args.batch_size, args.validation, args.seed,
                   args.from_best)
 

@@ -1,4 +1,5 @@
 """What every stage script shares on the command line: quiet TensorFlow and clear errors."""
+import argparse
 import logging
 import os
 import sys
@@ -10,6 +11,16 @@ os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
 
 class UserError(Exception):
     """Something the user can fix: the message says what is wrong and what to do."""
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse's parser, but a mistake on the command line is one line, like every other error of
+    the scripts, that says what is wrong and points to --help (exit code 2), instead of the whole
+    usage before it."""
+
+    def error(self, message):
+        shown = ''.join(c if c.isprintable() else repr(c)[1:-1] for c in message)  # the user's text on one line
+        self.exit(2, f'error: {shown} ({self.prog} --help lists the flags)\n')
 
 
 class _DropLegacyH5Notice(logging.Filter):

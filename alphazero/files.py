@@ -4,6 +4,8 @@ import datetime
 import glob
 import os
 import pickle
+import re
+import sys
 
 import numpy as np
 
@@ -32,6 +34,49 @@ def atomic_output(path):
             os.remove(temporary)
 
 
+def check_output(path, *inputs):
+    """Refuse, before anything is written, an output path that is one of the inputs, a folder, or in
+    a folder that cannot be written."""
+    for given in inputs:
+        if os.path.realpath(path) == os.path.realpath(given):
+            raise UserError(f'{path} is an input of this command; writing it would destroy it: give another output path.')
+    if os.path.isdir(path):
+        raise UserError(f'{path} is a folder: give a file name for the output.')
+    directory = os.path.dirname(path) or '.'
+    existing = directory
+    while not os.path.exists(existing):  # the folders still to be made go into the nearest existing one
+        existing = os.path.dirname(existing) or '.'
+    if not os.path.isdir(existing) or not os.access(existing, os.W_OK | os.X_OK):
+        raise UserError(f'cannot write {path}: {existing} is not a folder this user can write to.')
+
+
+# atomic_output's temporary files: .NAME.tmpPID.EXT
+TEMPORARY_NAME = re.compile(r'^\..+\.tmp(\d+)(\.[^.]*)?$')
+
+
+def remove_stale_temporaries(game):
+    """Remove the temporary files that killed processes left in the game's model and data folders
+    (those of running processes stay), and say so."""
+    from alphazero.games import data_dir, model_dir
+    for top in (model_dir(game), data_dir(game)):
+        for directory, _, names in os.walk(top):
+            for name in sorted(names):
+                match = TEMPORARY_NAME.match(name)
+                if match and not process_is_running(int(match.group(1))):
+                    os.remove(os.path.join(directory, name))
+                    print(f'removed {os.path.join(directory, name)}, left by an interrupted run', file=sys.stderr)
+
+
+def process_is_running(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's
+        return True
+    return True
+
+
 def model_advice(game, path, exists=True):
     """What to do about a missing or unusable model file: the run's own files are made again by a
     stage (once the bad one is moved away); any other file (given with --model) is the user's to replace."""
@@ -47,6 +92,15 @@ def model_advice(game, path, exists=True):
     return f'{first}`python dual_network.py{flag}` creates a new one, `python train_cycle.py{flag}` trains it'
 
 
+def check_model_file(path, game):
+    """Raise a UserError when `path` is missing or a folder."""
+    if not os.path.exists(path):
+        raise UserError(f'{path} not found: {model_advice(game, path, exists=False)}.')
+    if os.path.isdir(path):
+        raise UserError(f'{path} is a folder, not a model file: give the model inside it, for example '
+                        f'{os.path.join(path, "best.h5")}.')
+
+
 def check_shapes(game, path, input_shape, output_shapes):
     """Raise a UserError unless a model's input and output shapes (without the batch) fit `game`."""
     if tuple(input_shape) != tuple(game.INPUT_SHAPE):
@@ -59,8 +113,7 @@ def check_shapes(game, path, input_shape, output_shapes):
 
 def load_model(path, game):
     """Load a Keras dual network, checked against the game (uncompiled, as the book loads it)."""
-    if not os.path.exists(path):
-        raise UserError(f'{path} not found: {model_advice(game, path, exists=False)}.')
+    check_model_file(path, game)
     quiet_keras()
     import keras
     try:
@@ -165,7 +218,12 @@ def read_history(path, game):
     except Exception as error:
         raise UserError(f'{path} is not a readable history file ({type(error).__name__}: {error}). '
                         f'Delete it or move it away, then run `python self_play.py` to make new data.') from None
-    count = len(position)
+    arrays = {'positions': position, 'policies': policy, 'values': value}
+    not_numbers = [name for name, array in arrays.items() if array.dtype.kind not in 'biuf']
+    if not_numbers:
+        raise UserError(f'{path} holds {" and ".join(not_numbers)} that are not numbers '
+                        f'({", ".join(str(arrays[name].dtype) for name in not_numbers)}); it is not a history file. Move it away.')
+    count = len(position) if position.ndim else 0
     if (position.shape[1:] != game.INPUT_SHAPE or policy.shape != (count, game.ACTION_COUNT)
             or value.shape != (count,) or count == 0):
         raise UserError(f'{path} holds positions {position.shape}, policies {policy.shape} and values '

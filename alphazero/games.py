@@ -55,6 +55,10 @@ def add_game_flag(parser):
                         help='which game to play and train (default: %(default)s)')
 
 
+def refuse(message):
+    raise argparse.ArgumentError(None, message)
+
+
 def parse_game_args(parser, argv=None, presets=None, keep=()):
     """Parse the command line, with the chosen game's DEFAULTS over the parser's own defaults, then
     the chosen --preset's (`presets`: {name: defaults}) over those; the flags typed always win. The
@@ -64,10 +68,14 @@ def parse_game_args(parser, argv=None, presets=None, keep=()):
     # --help is asked), so that the help printed next shows the game's defaults; an unknown name is
     # left for the full parser to report. A default of a flag the script lacks is a harmless attribute.
     argv = sys.argv[1:] if argv is None else argv
-    first = argparse.ArgumentParser(add_help=False)
+    first = argparse.ArgumentParser(add_help=False, exit_on_error=False)
+    first.error = refuse  # a mistake here is the full parser's to report
     first.add_argument('--game', default=parser.get_default('game'))
     first.add_argument('--preset', default=parser.get_default('preset'))
-    chosen = first.parse_known_args(argv)[0]
+    try:
+        chosen = first.parse_known_args(argv)[0]
+    except argparse.ArgumentError:
+        chosen = argparse.Namespace(game=None, preset=None)
     defaults = dict(getattr(load_game(chosen.game), 'DEFAULTS', {})) if chosen.game in GAMES else {}
     defaults.update(presets.get(chosen.preset, {}) if presets else {})
     parser.set_defaults(**{name: value for name, value in defaults.items() if name not in keep})

@@ -105,9 +105,8 @@ def onnx_is_current(onnx_path, h5_path):
 
 def load_onnx(path, game):
     """An exported model on onnxruntime, checked against the game."""
-    from alphazero.files import check_shapes, model_advice
-    if not os.path.exists(path):
-        raise UserError(f'{path} not found: {model_advice(game, path, exists=False)}.')
+    from alphazero.files import check_model_file, check_shapes, model_advice
+    check_model_file(path, game)
     network = OnnxNetwork(path, model_advice(game, path))
     check_shapes(game, path, network.input_shape, [o.shape[1:] for o in network.session.get_outputs()])
     return network

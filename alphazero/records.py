@@ -10,11 +10,13 @@ format writes them: a side with no move passes, and replaying a record plays tho
 - Transcripts (.txt): one game per line as the moves' names, `f5d6c3d3c4...`; a .csv file with a
   `transcript` column holds the same (the form seed 004 reads).
 
-Readers return the games they could replay and a list of problems, one line each naming the file
-and the game; a bad game is skipped and nothing else is lost.
+Readers return the games they could replay to their end and a list of problems, one line each
+naming the file and the game; a bad game (an illegal move, or a record that stops before the game
+is over, whose result would be made up) is skipped and nothing else is lost.
 """
 import csv
 import datetime
+import io
 import os
 import struct
 
@@ -25,6 +27,10 @@ WTB_HEADER = struct.Struct('<4BIHH4B')   # century, year, month, day, games, rec
                                         # board size, game type, depth, reserved
 WTB_GAME = struct.Struct('<3H2B60s')     # tournament, black player, white player, black's discs,
                                         # theoretical score, moves
+
+
+CSV_FIELD_LIMIT = 1 << 24  # a field may be this long (a transcript is at most 120 characters, but a
+                           # longer field is a bad game to skip, not a reason to stop reading)
 
 
 class RecordError(Exception):
@@ -48,11 +54,15 @@ def replay(game, moves):
 
 
 def keep_if_legal(game, moves, where, games, problems):
-    """Add a record to `games` when it replays, else a line to `problems` saying where and why."""
+    """Add a record to `games` when it replays to the end of the game, else a line to `problems`
+    saying where and why."""
     try:
-        replay(game, moves)
+        _, final = replay(game, moves)
     except ValueError as error:
         problems.append(f'{where}: {error}; game skipped')
+        return
+    if not final.is_done():
+        problems.append(f'{where}: the game is not over after its {len(moves)} moves, so it has no result; game skipped')
         return
     games.append(moves)
 
@@ -71,8 +81,7 @@ def wtb_move(action, size=8):
 
 def read_wtb(path, game):
     size = game.BOARD_SHAPE[0]
-    with open(path, 'rb') as f:
-        data = f.read()
+    data = read_bytes(path)
     if len(data) < WTB_HEADER.size:
         raise RecordError(f'{path}: {len(data)} bytes, shorter than the 16-byte WTHOR header; not a .wtb file')
     *_, count, _, _, board_size, _, _, _ = WTB_HEADER.unpack_from(data)
@@ -120,15 +129,28 @@ def parse_transcript(text, game):
     return moves
 
 
+def read_bytes(path):
+    try:
+        with open(path, 'rb') as f:
+            return f.read()
+    except OSError as error:
+        raise RecordError(f'{path}: cannot be read ({error.strerror})') from None
+
+
 def read_transcripts(path, game):
-    with open(path, newline='', encoding='utf-8', errors='replace') as f:
-        if path.lower().endswith('.csv'):
-            reader = csv.DictReader(f)
+    # UTF-8, with or without a byte-order mark; bytes that are not UTF-8 make their game unreadable
+    text = read_bytes(path).decode('utf-8', errors='replace').removeprefix('\ufeff')
+    if path.lower().endswith('.csv'):
+        csv.field_size_limit(max(csv.field_size_limit(), CSV_FIELD_LIMIT))
+        reader = csv.DictReader(io.StringIO(text, newline=''))
+        try:
             if 'transcript' not in (reader.fieldnames or []):
-                raise RecordError(f'{path}: no "transcript" column (columns: {", ".join(reader.fieldnames or [])})')
+                raise RecordError(f'{path}: no "transcript" column (columns: {", ".join(map(repr, reader.fieldnames or []))})')
             lines = [(reader.line_num, row['transcript'] or '') for row in reader]
-        else:
-            lines = [(number, line) for number, line in enumerate(f, 1)]
+        except csv.Error as error:
+            raise RecordError(f'{path}: line {reader.line_num}: not CSV ({error})') from None
+    else:
+        lines = list(enumerate(text.splitlines(), 1))
     games, problems = [], []
     for number, line in lines:
         if not line.strip() or line.lstrip().startswith('#'):

@@ -17,6 +17,7 @@ import os
 import numpy as np
 
 from alphazero.cli import UserError
+from alphazero.limits import MAX_WORKERS, whole_number
 
 # The code the workers run: the project folder, sent by Ray to every machine (without data and tools)
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -24,7 +25,7 @@ NOT_SENT = ['node_modules', 'runs', 'model', 'data', 'records', 'pretrained', 'd
 
 
 def add_worker_flags(parser):
-    parser.add_argument('--workers', type=int, metavar='N',
+    parser.add_argument('--workers', type=whole_number(1, MAX_WORKERS), metavar='N',
                         help='play the games on N Ray workers (needs Ray: WITH_RAY=1 bash setup.sh) (default: in this process)')
     parser.add_argument('--ray-address', metavar='ADDRESS',
                         help='join the Ray cluster at ADDRESS (`ray start --head` prints it) (default: start Ray here)')
@@ -36,8 +37,6 @@ def worker_pool(args):
         if args.ray_address:
             raise UserError('--ray-address needs --workers N')
         return None
-    if args.workers < 1:
-        raise UserError('--workers must be at least 1')
     return WorkerPool(args.workers, args.ray_address, getattr(args, 'device', 'cpu'))
 
 

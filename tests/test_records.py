@@ -101,7 +101,7 @@ def test_train_records_refuses_bad_input_in_one_line(workdir):
     open('empty.txt', 'w').close()
     for args, message in ((['empty.txt'], 'error: no readable othello8 game in empty.txt'),
                           (['missing.wtb'], 'error: missing.wtb: no such file'),
-                          (['empty.txt', '--validation', '1'], 'error: --epochs and --batch-size must be at least 1')):
+                          (['empty.txt', '--validation', '1'], 'error: argument --validation: 1 is out of range')):
         result = run_script('train_records.py', *args, cwd=workdir, timeout=120)
         assert result.returncode == 2 and result.stderr.strip().splitlines()[-1].startswith(message), result.stderr
 
