@@ -25,7 +25,7 @@ from alphazero.cli import ArgumentParser, quiet_keras, run
 from alphazero.files import atomic_output, save_model
 from alphazero.games import add_game_flag, load_game, model_path, parse_game_args
 from alphazero.inference import OnnxNetwork, load_network
-from alphazero.limits import MAX_GAMES, MAX_SIMS, check_network, seed, whole_number
+from alphazero.limits import MAX_GAMES, MAX_SIMS, check_network, file_path, seed, whole_number
 from alphazero.match import MctsPlayer, match_summary, paired_openings, play_match, play_self_play
 from dual_network import add_network_flags, build_network, check_network_flags, describe_network, network_arguments
 from evaluate_best_player import add_opening_flag
@@ -79,7 +79,7 @@ def parse_args(argv=None):
     parser = ArgumentParser(description='Distill a trained network (the teacher) into a smaller one (the '
                                                  'student) from the teacher\'s self-play games.')
     add_game_flag(parser)
-    parser.add_argument('--teacher', required=True, help='the teacher model (.h5 or .onnx)')
+    parser.add_argument('--teacher', required=True, type=file_path, help='the teacher model (.h5 or .onnx)')
     parser.add_argument('--games', type=whole_number(1, MAX_GAMES), default=DS_GAME_COUNT, help='teacher self-play games (default: %(default)s)')
     parser.add_argument('--sims', type=whole_number(1, MAX_SIMS), default=50, help='the teacher\'s simulations per move (default: %(default)s)')
     parser.add_argument('--epochs', type=whole_number(1), default=DS_EPOCHS, help='passes over the teacher\'s positions (default: %(default)s)')

@@ -20,7 +20,7 @@ from alphazero.files import model_advice, playing_sims
 from alphazero.games import add_game_flag, load_game, model_path, parse_game_args, playing_model_path
 from alphazero.gtp import EnginePlayer
 from alphazero.inference import onnx_is_current, use_device
-from alphazero.limits import MAX_ENGINES, MAX_GAMES, MAX_PARALLEL, check_search, engine_command, whole_number
+from alphazero.limits import MAX_ENGINES, MAX_GAMES, MAX_PARALLEL, check_search, engine_command, file_path, whole_number
 from alphazero.match import (FunctionPlayer, describe_match, duplicate_starts, match_pairings, match_summary,
                              paired_openings, play_games, player_points)
 from alphazero.workers import add_worker_flags, worker_pool
@@ -164,9 +164,9 @@ def parse_args(argv=None):
     add_game_flag(parser)
     parser.add_argument('--games', type=whole_number(1, MAX_GAMES), default=EP_GAME_COUNT,
                         help='games against each opponent, EP_GAME_COUNT (default: %(default)s)')
-    parser.add_argument('--model', help="the model to evaluate, .h5 or .onnx (default: the game's best.h5, or the "
+    parser.add_argument('--model', type=file_path, help="the model to evaluate, .h5 or .onnx (default: the game's best.h5, or the "
                                         "shipped one when there is none)")
-    parser.add_argument('--versus', action='append', default=[], metavar='MODEL',
+    parser.add_argument('--versus', action='append', default=[], metavar='MODEL', type=file_path,
                         help='also play this model file (.h5 or .onnx), --games games with the same search: two '
                              'models head to head in any game (repeatable)')
     parser.add_argument('--opponent', action='append', default=[], metavar='NAME',

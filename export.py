@@ -17,6 +17,7 @@ from alphazero.cli import ArgumentParser, UserError, quiet_keras, run
 from alphazero.files import SIMS_KEY, atomic_output, check_output, load_model, recorded_sims
 from alphazero.games import add_game_flag, load_game, model_path, sample_positions
 from alphazero.inference import INPUT_NAME, OUTPUT_NAMES, SOURCE_KEY, KerasNetwork, OnnxNetwork, file_sha256
+from alphazero.limits import file_path
 
 ONNX_OPSET = 17
 PARITY_POSITIONS = 64   # real positions on which Keras and onnxruntime must agree
@@ -91,8 +92,8 @@ def parse_args(argv=None):
     parser = ArgumentParser(description='Convert a Keras model (.h5) to ONNX with tf2onnx and check '
                                                  'that onnxruntime gives the same outputs.')
     add_game_flag(parser)
-    parser.add_argument('model', nargs='?', help="the .h5 file (default: the game's best.h5)")
-    parser.add_argument('--output', help='the .onnx file (default: beside the model, same name)')
+    parser.add_argument('model', nargs='?', type=file_path, help="the .h5 file (default: the game's best.h5)")
+    parser.add_argument('--output', type=file_path, help='the .onnx file (default: beside the model, same name)')
     args = parser.parse_args(argv)
     game = load_game(args.game)
     args.model = args.model or model_path(game, 'best.h5')

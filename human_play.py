@@ -14,7 +14,7 @@ from alphazero.cli import ArgumentParser, UserError, run
 from alphazero.files import playing_sims
 from alphazero.games import add_game_flag, load_game, parse_game_args, player_value, playing_model_path
 from alphazero.inference import load_network
-from alphazero.limits import MAX_SIMS, check_search, whole_number
+from alphazero.limits import MAX_SIMS, check_search, file_path, whole_number
 from alphazero.match import MctsPlayer
 from pv_mcts import PV_EVALUATE_COUNT, pv_mcts_action
 
@@ -373,7 +373,7 @@ def parse_args(argv=None):
     parser.add_argument('--text', action='store_true', help='play in the terminal instead of a window')
     parser.add_argument('--second', action='store_true', help='let the AI move first')
     parser.add_argument('--sims', type=whole_number(1, MAX_SIMS), help=f'search simulations per move (default: what the model records, else {PV_EVALUATE_COUNT})')
-    parser.add_argument('--model', help="a model file, .h5 or .onnx (default: the game's best.h5, on onnxruntime when its export is current)")
+    parser.add_argument('--model', type=file_path, help="a model file, .h5 or .onnx (default: the game's best.h5, on onnxruntime when its export is current)")
     args = parse_game_args(parser, argv, keep=('sims',))
     return args
 

@@ -22,7 +22,7 @@ from tqdm import tqdm
 from alphazero.cli import ArgumentParser, run
 from alphazero.games import load_game
 from alphazero.gtp import EnginePlayer
-from alphazero.limits import MAX_ENGINES, MAX_GAMES, engine_command, seed, whole_number
+from alphazero.limits import MAX_ENGINES, MAX_GAMES, engine_command, file_path, seed, whole_number
 from alphazero.match import distinct_openings, play_games
 from alphazero.records import write_transcripts, write_wtb
 
@@ -58,7 +58,7 @@ def parse_args(argv=None):
     parser.add_argument('--opening', type=whole_number(0, 60), default=MR_OPENING, metavar='K',
                         help='random moves before the engines take over (default: %(default)s)')
     parser.add_argument('--parallel', type=whole_number(1, MAX_ENGINES), default=MR_PARALLEL, help='games at once (default: %(default)s)')
-    parser.add_argument('--out', default=os.path.join('records', 'engines'), metavar='PREFIX',
+    parser.add_argument('--out', type=file_path, default=os.path.join('records', 'engines'), metavar='PREFIX',
                         help='writes PREFIX.txt and PREFIX.wtb (default: %(default)s)')
     parser.add_argument('--seed', type=seed, help='random seed of the openings')
     args = parser.parse_args(argv)

@@ -61,6 +61,13 @@ def real_number(low=0.0, high=1e6, open_low=False):
 seed = whole_number(0, SEED_LIMIT - 1)
 
 
+def file_path(text):
+    """An argparse type: a path a file could have (not empty, no NUL character)."""
+    if not text or '\0' in text:
+        raise argparse.ArgumentTypeError(f'{text!r} is not a file path')
+    return text
+
+
 def engine_command(text):
     """An argparse type: a command line whose program exists and can be run (checked before the
     first game, not after a cycle of self-play)."""

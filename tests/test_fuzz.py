@@ -223,16 +223,29 @@ def test_a_training_window_skips_bad_history_files_by_name(tiny_best, capsys):
 
 
 # ----- the web server -----
+def start_server(folder, *args):
+    """play_web.py on a free port, its log in a file (a pipe nobody reads would fill and stop it)"""
+    log = open(folder / 'server.log', 'w+')
+    process = subprocess.Popen([sys.executable, os.path.join(REPO, 'play_web.py'), '--port', '0', *args], cwd=folder,
+                               stdout=subprocess.PIPE, stderr=log, text=True)
+    port = int(re.search(r'http://127\.0\.0\.1:(\d+)/', process.stdout.readline()).group(1))
+    return process, port, log
+
+
+def stop_server(process, log):
+    process.terminate()
+    process.wait(timeout=10)
+    log.seek(0)
+    return log.read()
+
+
 @pytest.fixture(scope='module')
 def server(tmp_path_factory):
-    from test_web import serve
     folder = tmp_path_factory.mktemp('web')
-    process, address = serve(folder, '--game', 'othello6', '--model', str(folder / 'ひらがな.onnx'))
-    port = int(address.rstrip('/').rsplit(':', 1)[1])
+    process, port, log = start_server(folder, '--game', 'othello6', '--model', str(folder / 'ひらがな.onnx'))
     yield port
-    process.terminate()
-    log = process.communicate(timeout=10)[1]
-    assert 'Traceback' not in log and 'Exception' not in log, log[-3000:]
+    text = stop_server(process, log)
+    assert 'Traceback' not in text and 'Exception' not in text, text[-3000:]
 
 
 def request(port, method, path):
@@ -283,18 +296,16 @@ def test_the_server_refuses_listings_links_and_malformed_paths(server, tmp_path)
 
 
 def test_a_model_removed_while_serving_is_a_404_not_a_traceback(workdir):
-    from test_web import serve, tiny_exported_model
+    from test_web import tiny_exported_model
     tiny_exported_model('othello6', 4)
-    process, address = serve(workdir, '--game', 'othello6')
-    port = int(address.rstrip('/').rsplit(':', 1)[1])
+    process, port, log = start_server(workdir, '--game', 'othello6')
     try:
         assert request(port, 'GET', b'/model.onnx')[0] == 200
         os.remove('runs/othello6/model/best.onnx')
         assert request(port, 'GET', b'/model.onnx')[0] == 404
     finally:
-        process.terminate()
-        log = process.communicate(timeout=10)[1]
-    assert 'Traceback' not in log, log
+        text = stop_server(process, log)
+    assert 'Traceback' not in text, text
 
 
 def test_an_h5_model_for_the_page_says_how_to_export_it(workdir):
