@@ -9,12 +9,11 @@
 # 6 or 8 (diagonals) never wraps into another column. Unlike the book, the input planes keep the
 # board's geometry (its reshape put squares that are not neighbours next to each other).
 
-import random
 import sys
 
 import numpy as np
 
-from alphazero.opponents import heuristic_opponents
+from alphazero.opponents import heuristic_opponents, random_action
 
 # The network's view of the game
 NAME = 'connect4'
@@ -146,11 +145,6 @@ def heuristic(state):
         elif not mine:
             score -= WINDOW_WEIGHTS[theirs.bit_count()]
     return score
-
-
-# Random player
-def random_action(state):
-    return random.choice(state.legal_actions())
 
 
 # The opponents of evaluate_best_player.py: random, and alpha-beta to depths 1, 2 and 4

@@ -23,15 +23,16 @@ from tqdm import tqdm
 from alphazero.batched_mcts import Evaluator
 from alphazero.cli import ArgumentParser, quiet_keras, run
 from alphazero.files import atomic_output, save_model
-from alphazero.games import add_game_flag, load_game, model_path, parse_game_args
+from alphazero.games import add_game_flag, game_flag, load_game, model_path, parse_game_args
 from alphazero.inference import OnnxNetwork, load_network
 from alphazero.limits import MAX_GAMES, MAX_SIMS, check_network, file_path, seed, whole_number
 from alphazero.match import MctsPlayer, match_summary, paired_openings, play_match, play_self_play
+from alphazero.onnx_export import export
+from alphazero.training import compile_model, epoch_batches, train_epoch
 from dual_network import add_network_flags, build_network, check_network_flags, describe_network, network_arguments
 from evaluate_best_player import add_opening_flag
-from export import export
 from self_play import SP_DIRICHLET_WEIGHT, SP_PARALLEL, add_exploration_flags, check_self_play_memory
-from train_network import RN_BATCH_SIZE, compile_model, epoch_batches, train_epoch
+from train_network import RN_BATCH_SIZE
 
 # Parameters
 DS_GAME_COUNT = 500       # teacher self-play games
@@ -77,7 +78,7 @@ def positions_per_second(network, position, seconds=3.0):
 
 def parse_args(argv=None):
     parser = ArgumentParser(description='Distill a trained network (the teacher) into a smaller one (the '
-                                                 'student) from the teacher\'s self-play games.')
+                                        'student) from the teacher\'s self-play games.')
     add_game_flag(parser)
     parser.add_argument('--teacher', required=True, type=file_path, help='the teacher model (.h5 or .onnx)')
     parser.add_argument('--games', type=whole_number(1, MAX_GAMES), default=DS_GAME_COUNT, help='teacher self-play games (default: %(default)s)')
@@ -139,7 +140,7 @@ def main():
     report['positions_per_second'] = {'teacher': positions_per_second(teacher, learn[0]),
                                       'student': positions_per_second(student, learn[0])}
     if args.match_games:
-        determinize = getattr(game, 'determinize', None)
+        determinize = game.determinize
         students = MctsPlayer(Evaluator(student), args.sims, 0.0, rng, determinize=determinize)
         teachers = MctsPlayer(Evaluator(teacher), args.sims, 0.0, rng, determinize=determinize)
         openings = paired_openings(game, args.opening, args.match_games, rng)  # deterministic players: vary the games
@@ -159,7 +160,7 @@ def main():
     print(f'onnxruntime, batch {SPEED_BATCH}: student {speed["student"]:,.0f} positions/s, teacher {speed["teacher"]:,.0f}')
     if args.match_games:
         print(f'student vs teacher at {args.sims} simulations: {report["vs_teacher"]["all"]:.3f} in {args.match_games} games')
-    flag = '' if game.NAME == 'tictactoe' else f' --game {game.NAME}'
+    flag = game_flag(game)
     print(f'wrote {student_path} and its .onnx; play it: python human_play.py{flag} --model {student_path}, '
           f'or in the browser: python play_web.py{flag} --model {student.path}')
 

@@ -18,7 +18,7 @@ import os
 
 from alphazero.cli import ArgumentParser, UserError, quiet_keras, run
 from alphazero.files import remove_stale_temporaries, save_model
-from alphazero.games import add_game_flag, load_game, model_path, parse_game_args
+from alphazero.games import add_game_flag, as_game, load_game, model_path, parse_game_args
 from alphazero.limits import MAX_DEPTH, MAX_WIDTH, check_network, whole_number
 
 # Parameters
@@ -176,7 +176,7 @@ def describe_network(network, filters, residual_num, width, layer_count, heads):
 # Create and save the best player's network, unless it exists; returns True when it made one
 def dual_network(game=None, filters=DN_FILTERS, residual_num=DN_RESIDUAL_NUM, network=DN_NETWORK,
                  width=DN_WIDTH, layer_count=DN_LAYERS, heads=DN_HEADS):
-    game = game or load_game()
+    game = as_game(game)
     path = model_path(game, 'best.h5')
 
     # Nothing to do when the model exists

@@ -17,14 +17,14 @@ from tqdm import tqdm
 from alphazero.cli import ArgumentParser, UserError, run
 from alphazero.exact import describe, exact_strength
 from alphazero.files import model_advice, playing_sims
-from alphazero.games import add_game_flag, load_game, model_path, parse_game_args, playing_model_path
+from alphazero.games import add_game_flag, as_game, load_game, model_path, parse_game_args, playing_model_path
 from alphazero.gtp import EnginePlayer
 from alphazero.inference import onnx_is_current, use_device
 from alphazero.limits import MAX_ENGINES, MAX_GAMES, MAX_PARALLEL, check_search, engine_command, file_path, whole_number
 from alphazero.match import (FunctionPlayer, describe_match, duplicate_starts, match_pairings, match_summary,
-                             paired_openings, play_games, player_points)
+                             mcts_player, paired_openings, play_games, player_points)
+from alphazero.onnx_export import ensure_onnx
 from alphazero.workers import add_worker_flags, worker_pool
-from evaluate_network import mcts_player
 from pv_mcts import PV_EVALUATE_COUNT
 from self_play import add_search_flags
 
@@ -46,11 +46,11 @@ def mean(points):
 # of the game's fixed opponents to play (None: all of them); path: the model file (None: the game's best);
 # parallel: games at once (each engine game runs its own engine, so a slow engine wants fewer);
 # versus: other model files, each playing game_count games with the same search
-def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT,
+def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT, *,
                          cache=True, backend='auto', seed=None, exact=True, engines=(),
                          engine_game_count=EP_ENGINE_GAME_COUNT, opening=EP_OPENING, pool=None, opponents=None,
                          path=None, parallel=EP_PARALLEL, versus=()):
-    game = game or load_game()
+    game = as_game(game)
     fixed = {name: action for name, action in game.opponents().items() if opponents is None or name in opponents}
     path = path or playing_model_path(game)
     if evaluate_count is None:
@@ -66,7 +66,6 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
     if pool is not None:
         onnx_path = os.path.splitext(path)[0] + '.onnx'
         if path == model_path(game, 'best.h5'):
-            from export import ensure_onnx
             ensure_onnx(game)
         elif not path.endswith('.onnx') and not onnx_is_current(onnx_path, path):
             raise UserError(f'the workers play from ONNX and {onnx_path} is missing or older than {path}: '
@@ -89,7 +88,7 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
 
         # All games at once, so that the best player's searches share network calls (the network is
         # loaded here only when it plays or is judged here)
-        judged = exact and getattr(game, 'SOLVABLE', False)
+        judged = exact and game.SOLVABLE
         best = mcts_player(path, game, evaluate_count, 0.0, cache, backend, seed) if matches or judged else None
         pairings = [pair for _, opponent, count, _ in matches for pair in match_pairings(best, opponent, count)]
         match_openings = [moves for *_, moves_of_match in matches for moves in moves_of_match]
@@ -160,7 +159,7 @@ def chosen_opponents(game, names):
 
 def parse_args(argv=None):
     parser = ArgumentParser(description='Play the best player against random, alpha-beta and MCTS players, '
-                                                 'and against GTP engines.')
+                                        'and against GTP engines.')
     add_game_flag(parser)
     parser.add_argument('--games', type=whole_number(1, MAX_GAMES), default=EP_GAME_COUNT,
                         help='games against each opponent, EP_GAME_COUNT (default: %(default)s)')
@@ -196,7 +195,7 @@ def main():
             raise UserError(f'{model} not found: {model_advice(game, model, exists=False)}.')
     use_device(args.device)
     with worker_pool(args) or contextlib.nullcontext() as pool:
-        evaluate_best_player(game, args.games, args.sims, args.cache, args.backend, args.seed,
+        evaluate_best_player(game, args.games, args.sims, cache=args.cache, backend=args.backend, seed=args.seed,
                              engines=args.engine, engine_game_count=args.engine_games,
                              opening=args.opening, pool=pool, opponents=args.opponents, path=args.model,
                              parallel=args.parallel, versus=args.versus)

@@ -6,16 +6,15 @@
 
 import contextlib
 
-import numpy as np
 from tqdm import tqdm
 
-from alphazero.batched_mcts import Evaluator
 from alphazero.cli import ArgumentParser, run
 from alphazero.files import copy_file, remove_stale_temporaries
-from alphazero.games import add_game_flag, load_game, model_path, parse_game_args
-from alphazero.inference import load_network, use_device
+from alphazero.games import add_game_flag, as_game, load_game, model_path, parse_game_args
+from alphazero.inference import use_device
 from alphazero.limits import MAX_GAMES, check_search, real_number, whole_number
-from alphazero.match import MctsPlayer, play_match
+from alphazero.match import mcts_player, play_match
+from alphazero.onnx_export import ensure_onnx
 from alphazero.workers import add_worker_flags, worker_pool
 from pv_mcts import PV_EVALUATE_COUNT
 from self_play import add_search_flags, first_player_value
@@ -39,28 +38,19 @@ def average_point(points):
 
 # Replace the best player with the latest one
 def update_best_player(game=None):
-    game = game or load_game()
+    game = as_game(game)
     copy_file(model_path(game, 'latest.h5'), model_path(game, 'best.h5'))
     print('Change BestPlayer')
 
 
-# A search player for a model file; in a game with hidden information it searches only what it can
-# see (samples of the rest), as whenever it plays someone else
-def mcts_player(path, game, evaluate_count, temperature, cache=True, backend='auto', seed=None):
-    network, _ = load_network(path, game, backend)
-    return MctsPlayer(Evaluator(network, cache), evaluate_count, temperature, np.random.default_rng(seed),
-                      determinize=getattr(game, 'determinize', None))
-
-
 # Evaluate latest against best; returns whether latest is better (then, with `update`, it replaced
 # best) and the average point
-def evaluate_network(game=None, game_count=EN_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT,
+def evaluate_network(game=None, game_count=EN_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT, *,
                      temperature=EN_TEMPERATURE, cache=True, backend='auto', seed=None, update=True, pool=None):
-    game = game or load_game()
+    game = as_game(game)
 
     # Play the games, all at once (beyond the book: or on Ray workers, `pool`, from the ONNX exports)
     if pool is not None:
-        from export import ensure_onnx
         for name in ('latest.h5', 'best.h5'):
             ensure_onnx(game, name)
         points = pool.match(game, model_path(game, 'latest.onnx'), model_path(game, 'best.onnx'), game_count,
@@ -86,7 +76,7 @@ def evaluate_network(game=None, game_count=EN_GAME_COUNT, evaluate_count=PV_EVAL
 
 def parse_args(argv=None):
     parser = ArgumentParser(description='Play latest.h5 against best.h5; latest becomes best when it '
-                                                 'scores more than 0.5 on average.')
+                                        'scores more than 0.5 on average.')
     add_game_flag(parser)
     parser.add_argument('--games', type=whole_number(1, MAX_GAMES), default=EN_GAME_COUNT, help='games to play, EN_GAME_COUNT (default: %(default)s)')
     add_search_flags(parser)
@@ -105,10 +95,9 @@ def main():
     game = load_game(args.game)
     remove_stale_temporaries(game)
     with worker_pool(args) or contextlib.nullcontext() as pool:
-        changed, _ = evaluate_network(game, args.games, args.sims, args.temperature, args.cache, args.backend, args.seed,
-                                      pool=pool)
+        changed, _ = evaluate_network(game, args.games, args.sims, temperature=args.temperature, cache=args.cache,
+                                      backend=args.backend, seed=args.seed, pool=pool)
     if changed:
-        from export import ensure_onnx
         ensure_onnx(game)
 
 

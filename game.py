@@ -5,10 +5,9 @@
 # Besides the book's State and players, this module carries what the network and the engine need
 # (INPUT_SHAPE, ACTION_COUNT, State.planes, SYMMETRIES); nothing outside a game module knows its rules.
 
-import math
-import random
-
 import numpy as np
+
+from alphazero.opponents import mcts_action, random_action  # the book's players, shared by every game
 
 # The network's view of the game
 NAME = 'tictactoe'
@@ -95,12 +94,6 @@ def square_action(square):
     return square
 
 
-# Random player
-def random_action(state):
-    legal_actions = state.legal_actions()
-    return legal_actions[random.randint(0, len(legal_actions) - 1)]
-
-
 # Alpha-beta search (negamax): the value of `state` for the side to move
 def alpha_beta(state, alpha, beta):
     # Lost: -1, draw: 0
@@ -134,74 +127,6 @@ def alpha_beta_action(state):
 # The opponents of evaluate_best_player.py, by the names the book prints
 def opponents():
     return {'VS_Random': random_action, 'VS_AlphaBeta': alpha_beta_action, 'VS_MCTS': mcts_action}
-
-
-# Random playout: the value of `state` for the side to move
-def playout(state):
-    if state.is_lose():
-        return -1
-    if state.is_draw():
-        return 0
-    return -playout(state.next(random_action(state)))
-
-
-# Index of the largest value
-def argmax(collection):
-    return collection.index(max(collection))
-
-
-# Monte Carlo tree search player (pure UCT with random playouts)
-def mcts_action(state):
-    # A node of the search tree
-    class Node:
-        def __init__(self, state):
-            self.state = state
-            self.w = 0  # total value
-            self.n = 0  # visits
-            self.child_nodes = None
-
-        # One evaluation: playout at a leaf, descend otherwise
-        def evaluate(self):
-            if self.state.is_done():
-                value = -1 if self.state.is_lose() else 0
-                self.w += value
-                self.n += 1
-                return value
-
-            if not self.child_nodes:
-                value = playout(self.state)
-                self.w += value
-                self.n += 1
-                # Expand after 10 visits
-                if self.n == 10:
-                    self.expand()
-                return value
-
-            value = -self.next_child_node().evaluate()
-            self.w += value
-            self.n += 1
-            return value
-
-        def expand(self):
-            self.child_nodes = [Node(self.state.next(action)) for action in self.state.legal_actions()]
-
-        # UCB1: unvisited children first
-        def next_child_node(self):
-            for child_node in self.child_nodes:
-                if child_node.n == 0:
-                    return child_node
-            t = sum(c.n for c in self.child_nodes)
-            ucb1_values = [-c.w / c.n + 2 * (2 * math.log(t) / c.n) ** 0.5 for c in self.child_nodes]
-            return self.child_nodes[argmax(ucb1_values)]
-
-    # 100 evaluations from the root, then the most visited move
-    root_node = Node(state)
-    root_node.expand()
-    for _ in range(100):
-        root_node.evaluate()
-    legal_actions = state.legal_actions()
-    n_list = [c.n for c in root_node.child_nodes]
-    return legal_actions[argmax(n_list)]
 
 
 # Play one random game against itself when run alone

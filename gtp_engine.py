@@ -45,7 +45,7 @@ class GtpSession:
         self.choose_action = choose_action   # state -> action
         self.log = log
         self.names = action_names(game)
-        self.pass_action = getattr(game, 'PASS', None)
+        self.pass_action = game.PASS
         self.history = [game.State()]        # the position after each play or genmove; undo drops one
         self.commands = {
             'protocol_version': lambda: '2',
@@ -97,7 +97,7 @@ class GtpSession:
 
     # ----- the commands -----
     def game_title(self):
-        return getattr(self.game, 'GTP_GAME', self.game.NAME)
+        return self.game.GTP_GAME or self.game.NAME
 
     def set_game(self, title):
         if title.lower() != self.game_title().lower():
@@ -177,7 +177,7 @@ class GtpSession:
         if not self.state.is_done():
             raise GtpError('cannot score: the game is not over')
         winner = player_value(self.state, True)
-        margin = abs(self.game.score(self.state)) if hasattr(self.game, 'score') else 1
+        margin = abs(self.game.score(self.state)) if self.game.score else 1
         return '0' if winner == 0 else f'{"B" if winner > 0 else "W"}+{margin}'
 
 
@@ -200,7 +200,7 @@ def serve(session, lines, output):
 
 def parse_args(argv=None):
     parser = ArgumentParser(description='Play the best model as a GTP engine on standard input and output '
-                                                 '(for GUIs such as Quarry, and for matches against other engines).')
+                                        '(for GUIs such as Quarry, and for matches against other engines).')
     add_game_flag(parser)
     parser.add_argument('--model', type=file_path, help="a model file, .h5 or .onnx (default: the game's best.h5, on onnxruntime when its export is current)")
     parser.add_argument('--sims', type=whole_number(1, MAX_SIMS), help=f'search simulations per move (default: what the model records, else {PV_EVALUATE_COUNT})')
@@ -225,7 +225,7 @@ def main():
     network, description = load_network(path, game)
     sims, why = playing_sims(args.sims, path, PV_EVALUATE_COUNT)
     check_search(game, sims)
-    player = MctsPlayer(Evaluator(network), sims, 0.0, np.random.default_rng(0), determinize=getattr(game, 'determinize', None))
+    player = MctsPlayer(Evaluator(network), sims, 0.0, np.random.default_rng(0), determinize=game.determinize)
     print(f'{ENGINE_NAME}: {game.NAME}, {description}, {sims} simulations per move ({why})', file=sys.stderr)
     session = GtpSession(game, lambda state: player.choose([state])[0][0],
                          log=lambda text: print(text, file=sys.stderr, flush=True))

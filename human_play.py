@@ -12,7 +12,7 @@ import numpy as np
 from alphazero.batched_mcts import Evaluator
 from alphazero.cli import ArgumentParser, UserError, run
 from alphazero.files import playing_sims
-from alphazero.games import add_game_flag, load_game, parse_game_args, player_value, playing_model_path
+from alphazero.games import add_game_flag, as_game, load_game, parse_game_args, player_value, playing_model_path
 from alphazero.inference import load_network
 from alphazero.limits import MAX_SIMS, check_search, file_path, whole_number
 from alphazero.match import MctsPlayer
@@ -31,7 +31,7 @@ def result_text(state, human_first):
 # The move the human must make without choosing: the only legal action when no square is
 # clickable for it (Othello's pass), else None
 def forced_action(state, game):
-    if not hasattr(game, 'square_action'):  # shogi: a move is never a single square; never forced
+    if game.square_action is None:  # a move is never a single square; never forced
         return None
     rows, columns = game.BOARD_SHAPE
     legal_actions = state.legal_actions()
@@ -42,7 +42,7 @@ def forced_action(state, game):
 # ----- the terminal -----
 # True when a move is a whole column (Connect Four), not a square
 def moves_are_columns(game):
-    if not hasattr(game, 'square_action'):
+    if game.square_action is None:
         return False
     rows, columns = game.BOARD_SHAPE
     return len({game.square_action(square) for square in range(rows * columns)}) == columns
@@ -51,15 +51,15 @@ def moves_are_columns(game):
 # Each empty square shows the number of the move a click there would make, when it is legal; when
 # moves are columns, empty squares are dots and the legal columns are numbered below the board
 def board_text(state, game):
-    if hasattr(game, 'action_name'):  # shogi: its own board with both hands; moves are typed by name
+    if game.action_name:  # moves typed by name: the game's own board (shogi's shows both hands)
         return str(state)
     rows, columns = game.BOARD_SHAPE
     cells = state.cells()
     legal_actions = state.legal_actions()
     width = len(str(game.ACTION_COUNT - 1))
     by_column = moves_are_columns(game)
-    values = getattr(state, 'values', None)  # point-Othello: each stone's value beside its mark
-    if values:
+    labelled = game.stone_label is not None  # a label beside each stone's mark (point-Othello's value)
+    if labelled:
         width = 4
     lines = []
     for y in range(rows):
@@ -69,20 +69,21 @@ def board_text(state, game):
             action = game.square_action(square)
             label = str(action) if cells[square] == 0 and action in legal_actions and not by_column else '.'
             mark = MARKS.get(cells[square], label)
-            marks.append((f'{mark}{values[square]:+d}' if values and cells[square] else mark).rjust(width))
+            marks.append((mark + game.stone_label(state, square) if labelled and cells[square] else mark).rjust(width))
         lines.append(' '.join(marks))
     if by_column:
         actions = [game.square_action(x) for x in range(columns)]
         lines.append(' '.join((str(a) if a in legal_actions else ' ').rjust(width) for a in actions).rstrip())
-    if hasattr(game, 'status'):
+    if game.status:
         lines.append(game.status(state))
     return '\n'.join(lines)
 
 
-# Ask until the human types a legal move (its number, or its name in shogi); None at end of input
+# Ask until the human types a legal move (its number, or its name where the game names moves);
+# None at end of input
 def ask_action(state, read=input, game=None):
     legal_actions = state.legal_actions()
-    named = game is not None and hasattr(game, 'action_name')
+    named = game is not None and game.action_name is not None
     offered = ' '.join(game.action_name(state, a) for a in legal_actions) if named else legal_actions
     while True:
         try:
@@ -96,17 +97,16 @@ def ask_action(state, read=input, game=None):
         print(f'{answer!r} is not a legal move; type one of {offered}')
 
 
-# How a move is shown: its number, or its name in shogi
+# How a move is shown: its number, or its name where the game names moves
 def move_text(game, state, action):
-    return game.action_name(state, action) if hasattr(game, 'action_name') else str(action)
+    return game.action_name(state, action) if game.action_name else str(action)
 
 
 def play_text(game, next_action, human_first, read=input):
+    game = as_game(game)
     state = game.State()
-    if hasattr(game, 'action_name'):
-        side = 'the capitals, moving up the board' if human_first else 'the small letters, moving down the board'
-        print(f'You play {side}. Type a move as its square and the square it goes to (b3b2), or a drop as the '
-              'piece, * and the square (C*a2); C chick, E elephant, G giraffe, L lion.')
+    if game.action_name:
+        print(f'You play {game.SIDE_NAMES[0 if human_first else 1]}. {game.MOVE_HELP}')
     else:
         where = 'under a column' if moves_are_columns(game) else 'on a square'
         print(f'You are {MARKS[1] if human_first else MARKS[-1]}. Type the number shown {where}.')
@@ -136,10 +136,9 @@ def play_window(game, next_action, human_first):
 
     rows, columns = game.BOARD_SHAPE
     # Discs of two colours (first player, second player), or the book's o and x when the game has none
-    stone_colors = getattr(game, 'STONE_COLORS', None)
-    board_color = getattr(game, 'BOARD_COLOR', '#00A0FF')
+    stone_colors, board_color = game.STONE_COLORS, game.BOARD_COLOR
     line_color = '#333333' if stone_colors else '#0077BB'
-    status_height = 50 if hasattr(game, 'status') else 30  # room for a second status line
+    status_height = 50 if game.status else 30  # room for a second status line
 
     class GameUI(tk.Frame):
         def __init__(self, master=None):
@@ -202,8 +201,8 @@ def play_window(game, next_action, human_first):
                 if owner and stone_colors:
                     self.canvas.create_oval(x + 8, y + 8, x + SQUARE_SIZE - 8, y + SQUARE_SIZE - 8, width=1,
                                             outline='#333333', fill=stone_colors[0 if owner == 1 else 1])
-                    if hasattr(self.state, 'values'):  # point-Othello: the stone's value on it
-                        self.canvas.create_text(x + SQUARE_SIZE // 2, y + SQUARE_SIZE // 2, text=f'{self.state.values[index]:+d}',
+                    if game.stone_label:  # point-Othello: the stone's value on it
+                        self.canvas.create_text(x + SQUARE_SIZE // 2, y + SQUARE_SIZE // 2, text=game.stone_label(self.state, index),
                                                 fill='#FFFFFF' if owner == 1 else '#000000', font=('Helvetica', 16, 'bold'))
                 elif owner == 1:
                     self.canvas.create_oval(x + 10, y + 10, x + SQUARE_SIZE - 10, y + SQUARE_SIZE - 10, width=2, outline='#FFFFFF')
@@ -219,7 +218,7 @@ def play_window(game, next_action, human_first):
                 status = 'your move' if human_to_move else 'AI is thinking...'
             if stone_colors:
                 status = f'you: {stone_colors[0 if human_first else 1]} - ' + status
-            if hasattr(game, 'status'):  # point-Othello: the scores and the values to place
+            if game.status:  # point-Othello: the scores and the values to place
                 status += '\n' + game.status(self.state, stone_colors)
             self.canvas.create_text(columns * SQUARE_SIZE // 2, rows * SQUARE_SIZE + status_height // 2, text=status)
 
@@ -236,11 +235,9 @@ def open_window(frame):
     root.mainloop()
 
 
-# ----- the window for shogi: pick a piece (or a piece in hand), then the square it goes to -----
-PIECE_LETTERS = {1: 'C', 2: 'E', 3: 'G', 4: 'L'}
-
-
-def play_shogi_window(game, next_action, human_first):
+# ----- the window for games whose pieces move (shogi): pick a piece (or a piece in hand), then the
+# square it goes to -----
+def play_piece_window(game, next_action, human_first):
     import tkinter as tk
 
     rows, columns = game.BOARD_SHAPE
@@ -251,7 +248,7 @@ def play_shogi_window(game, next_action, human_first):
     class ShogiUI(tk.Frame):
         def __init__(self, master=None):
             tk.Frame.__init__(self, master)
-            self.master.title('AlphaZero shogi')
+            self.master.title('AlphaZero ' + game.NAME)
             self.state, self.picked = game.State(), None
             self.canvas = tk.Canvas(self, width=columns * SQUARE_SIZE, height=rows * SQUARE_SIZE + 2 * hand_height + 50,
                                     highlightthickness=0)
@@ -315,9 +312,9 @@ def play_shogi_window(game, next_action, human_first):
             self.canvas.create_rectangle(cx - half, cy - half, cx + half, cy + half, width=1, outline='#4E342E',
                                          fill='#FFFAF0' if player == 0 else '#D7CCC8')
             sign = 1 if player == 0 else -1
-            self.canvas.create_text(cx, cy, text=PIECE_LETTERS[piece], font=('Helvetica', int(size * 0.3), 'bold'),
+            self.canvas.create_text(cx, cy, text=game.piece_letter(piece), font=('Helvetica', int(size * 0.3), 'bold'),
                                     fill='#4E342E', angle=0 if player == 0 else 180)
-            for dx, dy in (game.DXY[d] for d in game.DIRECTIONS[piece]):
+            for dx, dy in game.piece_steps(piece):
                 px, py = cx + sign * dx * half * 0.75, cy + sign * dy * half * 0.75
                 self.canvas.create_oval(px - 3, py - 3, px + 3, py + 3, fill='#C62828', width=0)
 
@@ -349,7 +346,7 @@ def play_shogi_window(game, next_action, human_first):
                 status = result_text(self.state, human_first) + ' - click for a new game'
             else:
                 status = ('your move: pick a piece, then its square' if self.human_to_move() else 'AI is thinking...')
-            side = 'the light pieces, moving up' if human_first else 'the dark pieces, moving down'
+            side = game.SIDE_NAMES[0 if human_first else 1]
             self.canvas.create_text(columns * SQUARE_SIZE // 2, board_bottom + hand_height + 25, text=f'you: {side} - {status}',
                                     width=columns * SQUARE_SIZE - 10, justify='center')
 
@@ -359,7 +356,7 @@ def play_shogi_window(game, next_action, human_first):
 # The AI's move function: the book's search; in a game with hidden information (point-Othello's
 # future values) the batched search over samples of what it cannot see, so that it plays fair
 def ai_action(game, network, sims):
-    determinize = getattr(game, 'determinize', None)
+    determinize = as_game(game).determinize
     if determinize is None:
         return pv_mcts_action(network, 0.0, sims)
     player = MctsPlayer(Evaluator(network), sims, 0.0, np.random.default_rng(), determinize=determinize)
@@ -368,7 +365,7 @@ def ai_action(game, network, sims):
 
 def parse_args(argv=None):
     parser = ArgumentParser(description='Play against the best model: in a window (click a square), '
-                                                 'or in the terminal with --text (type the number shown on a square).')
+                                        'or in the terminal with --text (type the number shown on a square).')
     add_game_flag(parser)
     parser.add_argument('--text', action='store_true', help='play in the terminal instead of a window')
     parser.add_argument('--second', action='store_true', help='let the AI move first')
@@ -389,8 +386,8 @@ def main():
     next_action = ai_action(game, network, sims)
     if args.text:
         play_text(game, next_action, not args.second)
-    elif hasattr(game, 'action_squares'):
-        play_shogi_window(game, next_action, not args.second)
+    elif game.action_squares:
+        play_piece_window(game, next_action, not args.second)
     else:
         play_window(game, next_action, not args.second)
 

@@ -50,7 +50,7 @@ def make_records(game, engines, game_count=MR_GAME_COUNT, opening=MR_OPENING, pa
 
 def parse_args(argv=None):
     parser = ArgumentParser(description='Have GTP engines play Othello from varied openings and write the '
-                                                 'games as transcripts (.txt) and as a WTHOR file (.wtb).')
+                                        'games as transcripts (.txt) and as a WTHOR file (.wtb).')
     parser.add_argument('--game', choices=RECORD_GAMES, default='othello8', help='(default: %(default)s)')
     parser.add_argument('--engine', action='append', required=True, metavar='COMMAND', type=engine_command,
                         help='a GTP engine command line, e.g. "/usr/games/gtp-rhino -l 3 -r 2" (repeatable)')

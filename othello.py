@@ -10,12 +10,11 @@
 # `variant(6)` and `variant(8)` are the two games of the registry.
 
 import functools
-import random
 import types
 
 import numpy as np
 
-from alphazero.opponents import heuristic_opponents
+from alphazero.opponents import heuristic_opponents, random_action
 
 # Training defaults suited to each board on a small CPU (train_cycle.py; flags override them), and
 # engine matches from openings of 4 random moves (244 different positions on 8x8).
@@ -195,10 +194,6 @@ def variant(size, encoding='book'):
     # The first player's discs minus the second player's (GTP's final_score)
     def score(state):
         return heuristic(state) if state.is_first_player() else -heuristic(state)
-
-    # Random player
-    def random_action(state):
-        return random.choice(state.legal_actions())
 
     # The opponents of evaluate_best_player.py: random, and alpha-beta to depths 1, 2 and 4
     def opponents():

@@ -14,9 +14,10 @@ import urllib.parse
 
 from alphazero.cli import ArgumentParser, UserError, run
 from alphazero.files import playing_sims
-from alphazero.games import add_game_flag, load_game, model_path, parse_game_args, playing_model_path
+from alphazero.games import add_game_flag, game_flag, load_game, model_path, parse_game_args, playing_model_path
 from alphazero.inference import load_onnx
 from alphazero.limits import MAX_SIMS, file_path, whole_number
+from alphazero.onnx_export import ensure_onnx
 from pv_mcts import PV_EVALUATE_COUNT
 
 # Parameters
@@ -30,7 +31,7 @@ ORT_DIR = os.path.join(ROOT, 'node_modules', 'onnxruntime-web', 'dist')
 # What is wrong with the model file for this game, or None when the page can use it
 def model_problem(path, game):
     if not os.path.exists(path):
-        flag = '' if game.NAME == 'tictactoe' else f' --game {game.NAME}'
+        flag = game_flag(game)
         return f'{path} not found: train a model first (python train_cycle.py{flag}).'
     if os.path.isfile(path) and not path.endswith('.onnx'):
         return f'{path}: the page plays ONNX models; `python export.py {path}` writes one to give with --model.'
@@ -47,7 +48,6 @@ def model_file(game, path):
     if path:
         return path
     if os.path.exists(model_path(game, 'best.h5')):
-        from export import ensure_onnx
         ensure_onnx(game)
         return model_path(game, 'best.onnx')
     return playing_model_path(game, 'best.onnx')

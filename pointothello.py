@@ -19,7 +19,7 @@ import sys
 import numpy as np
 
 import othello
-from alphazero.opponents import alpha_beta_player
+from alphazero.opponents import alpha_beta_player, random_action
 
 # The network's view of the game
 NAME = 'pointothello'
@@ -158,6 +158,11 @@ def status(state, names=('o', 'x')):
 
 
 # What a player cannot see replaced by a fresh draw among the sequences it could be (same sum)
+def stone_label(state, square):
+    """The value of the stone on a square, written on it."""
+    return f'{state.values[square]:+d}'
+
+
 def determinize(state, rng):
     known = state.used + VISIBLE
     if known >= MOVES:
@@ -180,10 +185,6 @@ def heuristic(state):
 # The first player's points minus the second player's
 def score(state):
     return heuristic(state) if state.is_first_player() else -heuristic(state)
-
-
-def random_action(state):
-    return random.choice(state.legal_actions())
 
 
 # The opponents of evaluate_best_player.py: random; greedy (the best immediate change of the score);

@@ -14,10 +14,11 @@ from tqdm import tqdm
 
 from alphazero.cli import ArgumentParser, run
 from alphazero.files import history_path, remove_stale_temporaries, write_history
-from alphazero.games import add_game_flag, data_dir, load_game, model_path, parse_game_args, player_value
+from alphazero.games import add_game_flag, as_game, data_dir, load_game, model_path, parse_game_args, player_value
 from alphazero.inference import add_device_flag, load_network, use_device
 from alphazero.limits import MAX_GAMES, MAX_PARALLEL, MAX_SIMS, check_history, check_search, real_number, seed, whole_number
 from alphazero.match import play_self_play
+from alphazero.onnx_export import ensure_onnx
 from alphazero.workers import add_worker_flags, worker_pool
 from pv_mcts import PV_EVALUATE_COUNT
 
@@ -37,11 +38,11 @@ def first_player_value(ended_state):
 
 
 # Self-play: returns the history file's path and the stage's statistics
-def self_play(game=None, game_count=SP_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT,
+def self_play(game=None, game_count=SP_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT, *,
               temperature=SP_TEMPERATURE, parallel=SP_PARALLEL, cache=True, backend='auto', seed=None,
               dirichlet_alpha=SP_DIRICHLET_ALPHA, opening_moves=SP_RANDOM_OPENING, greedy_after=SP_GREEDY_AFTER,
               peek=True, pool=None, path=None):
-    game = game or load_game()
+    game = as_game(game)
     settings = {'sims': evaluate_count, 'temperature': temperature, 'dirichlet_alpha': dirichlet_alpha,
                 'dirichlet_weight': SP_DIRICHLET_WEIGHT, 'greedy_after': greedy_after, 'opening_moves': opening_moves,
                 'peek': peek, 'parallel': parallel, 'cache': cache}
@@ -54,7 +55,6 @@ def self_play(game=None, game_count=SP_GAME_COUNT, evaluate_count=PV_EVALUATE_CO
             (position, policy, value), counts = play_self_play(game, network, game_count, settings,
                                                                np.random.default_rng(seed), progress)
     else:
-        from export import ensure_onnx
         ensure_onnx(game)
         (position, policy, value), counts = pool.self_play(game, model_path(game, 'best.onnx'), game_count, settings, seed)
     seconds = time.perf_counter() - start
@@ -126,9 +126,10 @@ def main():
     remove_stale_temporaries(game)
     use_device(args.device)
     with worker_pool(args) or contextlib.nullcontext() as pool:
-        path, stats = self_play(game, args.games, args.sims, args.temperature, args.parallel,
-                                args.cache, args.backend, args.seed, args.dirichlet, args.random_opening,
-                                args.greedy_after, args.peek, pool)
+        path, stats = self_play(game, args.games, args.sims, temperature=args.temperature, parallel=args.parallel,
+                                cache=args.cache, backend=args.backend, seed=args.seed, dirichlet_alpha=args.dirichlet,
+                                opening_moves=args.random_opening, greedy_after=args.greedy_after, peek=args.peek,
+                                pool=pool)
     cache = f', cache hit rate {stats["cache_hit_rate"]:.1%}' if args.cache else ''
     print(f'wrote {path}: {stats["positions"]} positions from {stats["games"]} games, '
           f'{stats["positions_per_second"]:.1f} positions/s, {stats["evaluations"]} network evaluations{cache}')

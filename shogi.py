@@ -17,12 +17,11 @@
 # An action is destination * 11 + direction: directions 0-7 move the piece that stands one step back
 # along that direction (0 = up, then clockwise), 8-10 drop a chick, an elephant or a giraffe.
 
-import random
 import sys
 
 import numpy as np
 
-from alphazero.opponents import heuristic_opponents
+from alphazero.opponents import heuristic_opponents, mcts_action, random_action
 
 # The network's view of the game
 NAME = 'shogi'
@@ -179,6 +178,23 @@ def action_name(state, action):
 
 # Where an action goes, for a board drawn from the first player's side: (source square or None for a
 # drop, destination square, the piece dropped or 0)
+# How the text player and the window explain the moves and the sides
+MOVE_HELP = ('Type a move as its square and the square it goes to (b3b2), or a drop as the piece, * and the square '
+             '(C*a2); C chick, E elephant, G giraffe, L lion.')
+SIDE_NAMES = ('the light pieces (capitals in the terminal), moving up the board',
+              'the dark pieces (small letters in the terminal), moving down the board')
+PIECE_LETTERS = {CHICK: 'C', ELEPHANT: 'E', GIRAFFE: 'G', LION: 'L'}
+
+
+def piece_letter(piece):
+    return PIECE_LETTERS[piece]
+
+
+def piece_steps(piece):
+    """The (dx, dy) steps of a piece of the first player (y grows down the board)."""
+    return [DXY[direction] for direction in DIRECTIONS[piece]]
+
+
 def action_squares(state, action):
     destination, direction = divmod(action, 11)
     turn = (lambda s: s) if state.is_first_player() else (lambda s: SQUARES - 1 - s)
@@ -214,14 +230,9 @@ def heuristic(state):
     return material(state.pieces) - material(state.enemy_pieces)
 
 
-def random_action(state):
-    return random.choice(state.legal_actions())
-
-
 # The opponents of evaluate_best_player.py: random, alpha-beta on material to depths 1, 2 and 4, and
 # the book's pure MCTS player (random playouts)
 def opponents():
-    from game import mcts_action
     return {'VS_Random': random_action, **heuristic_opponents(heuristic, (1, 2, 4)), 'VS_MCTS': mcts_action}
 
 

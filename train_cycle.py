@@ -16,14 +16,14 @@ import time
 
 from alphazero.cli import ArgumentParser, UserError, run
 from alphazero.files import atomic_output, copy_file, history_path, remove_stale_temporaries
-from alphazero.games import add_game_flag, data_dir, load_game, model_path, parse_game_args
+from alphazero.games import add_game_flag, data_dir, game_flag, load_game, model_path, parse_game_args
 from alphazero.inference import file_sha256, load_network, use_device
 from alphazero.limits import MAX_GAMES, MAX_PARALLEL, check_network, check_samples, whole_number
+from alphazero.onnx_export import ensure_onnx
 from alphazero.workers import add_worker_flags, worker_pool
 from dual_network import add_network_flags, check_network_flags, describe_network, dual_network, network_arguments
 from evaluate_best_player import EP_GAME_COUNT, add_engine_flags, evaluate_best_player
 from evaluate_network import EN_GAME_COUNT, KEEP_MESSAGE, evaluate_network, update_best_player
-from export import ensure_onnx
 from plot import METRICS_FILE, plot_metrics, read_metrics
 from pv_mcts import PV_EVALUATE_COUNT
 from self_play import SP_GAME_COUNT, SP_PARALLEL, add_exploration_flags, add_search_flags, check_self_play_memory, self_play
@@ -47,8 +47,8 @@ PRESETS = {
 
 def parse_args(argv=None):
     parser = ArgumentParser(description='Train an AlphaZero player: self-play, training and evaluation, '
-                                                 'cycle after cycle. With no flags it runs the book\'s settings; '
-                                                 'run the same command again to resume an interrupted run.')
+                                        'cycle after cycle. With no flags it runs the book\'s settings; '
+                                        'run the same command again to resume an interrupted run.')
     add_game_flag(parser)
     parser.add_argument('--preset', choices=sorted(PRESETS), default='book',
                         help='a set of defaults: book (the book\'s recipe) or fast (small network and the '
@@ -184,14 +184,15 @@ def run_cycle(game, args, cycle, progress_path, training, previous_exact=None, p
             ensure_onnx(game)
             if (cycle + 1) % args.best_every and cycle + 1 < args.cycles:
                 return None
-            return evaluate_best_player(game, args.best_games, args.sims, args.cache, args.backend, seed, exact=False,
+            return evaluate_best_player(game, args.best_games, args.sims, cache=args.cache, backend=args.backend,
+                                        seed=seed, exact=False,
                                         engines=args.engine, engine_game_count=args.engine_games,
                                         opening=args.opening, pool=pool)
         stage('best', promote)
 
     # The exact strength of the best player, every cycle, for games small enough to solve (measured
     # again only when the best player changed)
-    if getattr(game, 'SOLVABLE', False):
+    if game.SOLVABLE:
         from alphazero.exact import describe
 
         def judge():
@@ -276,7 +277,7 @@ def main():
             print('time: ' + ', '.join(f'{name} {seconds:.1f} s' for name, seconds in progress['seconds'].items()))
 
     # Where the results are, and how to use them
-    flag = '' if game.NAME == 'tictactoe' else f' --game {game.NAME}'
+    flag = game_flag(game)
     print(f'\nbest model: {best} (Keras) and {best[:-3]}.onnx (ONNX); it records its search, {args.sims} '
           f'simulations per move, which the programs that play it use unless given --sims')
     print(f'metrics:    {metrics_path}, charts: {os.path.dirname(metrics_path)}/chart_*.png '

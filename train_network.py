@@ -5,23 +5,20 @@
 # distributions (cross-entropy), the value head to the game results (mean squared error). The
 # result is saved as latest.h5; evaluate_network.py decides whether it becomes the best player.
 
-import math
 import sys
-import time
 
 import numpy as np
-from tqdm import tqdm
 
+from alphazero.training import STEPS_PER_EXECUTION, augment, compile_model, progress_callback, replay_sample
 from alphazero.cli import ArgumentParser, UserError, quiet_keras, run
 from alphazero.files import history_files, history_sims, load_history, load_model, remove_stale_temporaries, save_model
-from alphazero.games import add_game_flag, data_dir, load_game, model_path, parse_game_args
+from alphazero.games import add_game_flag, as_game, data_dir, load_game, model_path, parse_game_args
 from alphazero.inference import add_device_flag, use_device
 from alphazero.limits import MAX_BATCH, MAX_SAMPLES, check_samples, whole_number
 
 # Parameters
 RN_EPOCHS = 100         # training epochs per cycle
 RN_BATCH_SIZE = 128     # samples per gradient step
-RN_STEPS_PER_EXECUTION = 16  # gradient steps per compiled call, so Python runs rarely (same training)
 RN_WINDOW = 1           # history files to train on: the book uses only the newest
 RN_SAMPLES = 0          # beyond the book: train on this many samples drawn from the window instead
                         # of epochs over every sample (0: epochs, as in the book)
@@ -30,7 +27,7 @@ RN_SAMPLES = 0          # beyond the book: train on this many samples drawn from
 # The training data, as (positions, policies, values): the newest `window` readable history files.
 # A damaged file is reported by name and skipped.
 def load_data(game=None, trust_pickle=False, window=RN_WINDOW):
-    game = game or load_game()
+    game = as_game(game)
     parts = []
     for path in reversed(history_files(data_dir(game), trust_pickle)):
         try:
@@ -45,31 +42,6 @@ def load_data(game=None, trust_pickle=False, window=RN_WINDOW):
     return tuple(np.concatenate(arrays) for arrays in zip(*parts))
 
 
-# The 8 symmetries of the board (or whatever the game has): every sample in every orientation
-def augment(game, position, policy, value):
-    count = len(position)
-    squares = position.reshape(count, -1, position.shape[-1])
-    positions, policies = [], []
-    for square_permutation, action_permutation in game.SYMMETRIES:
-        positions.append(squares[:, list(square_permutation)].reshape(position.shape))
-        policies.append(policy[:, list(action_permutation)])
-    return np.concatenate(positions), np.concatenate(policies), np.tile(value, len(game.SYMMETRIES))
-
-
-# Beyond the book: `count` samples drawn at random from the window (replay), each in a random one of
-# the board's symmetries, so that the samples trained per cycle are a setting of their own and not
-# (epochs x window x symmetries)
-def replay_sample(game, position, policy, value, count, rng):
-    rows = rng.integers(len(value), size=count)
-    symmetry = rng.integers(len(game.SYMMETRIES), size=count)
-    squares = position[rows].reshape(count, -1, position.shape[-1])
-    square_permutations = np.array([s for s, _ in game.SYMMETRIES])[symmetry]
-    action_permutations = np.array([a for _, a in game.SYMMETRIES])[symmetry]
-    sampled_position = np.take_along_axis(squares, square_permutations[:, :, None], axis=1).reshape(count, *position.shape[1:])
-    sampled_policy = np.take_along_axis(policy[rows], action_permutations, axis=1)
-    return sampled_position, sampled_policy, value[rows]
-
-
 # Learning rate: 0.001, halved at epoch 50 and again at epoch 80 (book schedule)
 def step_decay(epoch):
     x = 0.001
@@ -78,62 +50,6 @@ def step_decay(epoch):
     if epoch >= 80:
         x = 0.00025
     return x
-
-
-# The book's losses and optimizer; XLA makes the CPU train step about 4x faster
-def compile_model(model, jit_compile=True, steps_per_execution=RN_STEPS_PER_EXECUTION):
-    model.compile(optimizer='adam', loss=['categorical_crossentropy', 'mse'], jit_compile=jit_compile,
-                  steps_per_execution=steps_per_execution)
-
-
-# A progress bar over the epochs, with the losses and the training speed
-def progress_callback(epochs, samples):
-    import keras
-
-    class Progress(keras.callbacks.Callback):
-        def on_train_begin(self, logs=None):
-            self.bar = tqdm(total=epochs, desc='train', unit='epoch')
-            self.start = time.perf_counter()
-
-        def on_epoch_end(self, epoch, logs=None):
-            rate = samples * (epoch + 1) / (time.perf_counter() - self.start)
-            self.bar.set_postfix(loss=f'{logs["loss"]:.3f}', pi=f'{logs["pi_loss"]:.3f}',
-                                 v=f'{logs["v_loss"]:.3f}', samples_per_s=f'{rate:.0f}')
-            self.bar.update(1)
-
-        def on_train_end(self, logs=None):
-            self.bar.close()
-    return Progress()
-
-
-# A callback that moves `bar` by one for every training batch of an epoch of `steps` batches, across
-# separate fit calls (Keras reports the last batch of each run of steps_per_execution batches, which
-# can run past the end of the epoch)
-def batch_progress(bar, steps):
-    import keras
-
-    class Progress(keras.callbacks.Callback):
-        def on_epoch_begin(self, epoch, logs=None):
-            self.done_before = bar.n
-
-        def on_train_batch_end(self, batch, logs=None):
-            bar.update(self.done_before + min(batch + 1, steps) - bar.n)
-    return Progress()
-
-
-# The batches of an epoch over `data` (planes, policies, values)
-def epoch_batches(data, batch_size):
-    return math.ceil(len(data[2]) / batch_size)
-
-
-# One epoch over a fixed set of positions, for the stages that train on one (train_records, distill):
-# every position once, each in a random one of the board's symmetries, `bar` counting the batches.
-# Returns the epoch's training loss
-def train_epoch(model, game, data, batch_size, rng, bar):
-    position, policy, value = replay_sample(game, *data, len(data[2]), rng)
-    history = model.fit(position, [policy, value], batch_size=batch_size, epochs=1, verbose=0,
-                        callbacks=[batch_progress(bar, epoch_batches(data, batch_size))])
-    return float(history.history['loss'][-1])
 
 
 # The best player's network, compiled for training. A model compiled before for the same network
@@ -152,17 +68,17 @@ def best_for_training(game, model=None):
 
 # Train the best network on the newest data and save it as latest.h5; returns the per-epoch losses.
 # keep: a dict that keeps the compiled model from one call to the next (beyond the book)
-def train_network(game=None, epochs=RN_EPOCHS, batch_size=RN_BATCH_SIZE, trust_pickle=False,
+def train_network(game=None, epochs=RN_EPOCHS, *, batch_size=RN_BATCH_SIZE, trust_pickle=False,
                   window=RN_WINDOW, symmetries=False, samples=RN_SAMPLES, seed=None, keep=None):
     quiet_keras()
     import keras
-    game = game or load_game()
+    game = as_game(game)
 
     # Load the training data (beyond the book: several files, the board's symmetries, or a number
     # of samples drawn from them in whole calls of the compiled train step)
     position, policy, value = load_data(game, trust_pickle, window)
     if samples:
-        call = batch_size * RN_STEPS_PER_EXECUTION
+        call = batch_size * STEPS_PER_EXECUTION
         position, policy, value = replay_sample(game, position, policy, value, -(-samples // call) * call,
                                                 np.random.default_rng(seed))
         epochs = 1
@@ -196,13 +112,13 @@ def add_training_flags(parser):
                         help="also train on every symmetric copy of each position (not in the book)")
     parser.add_argument('--samples', type=whole_number(0, MAX_SAMPLES), default=RN_SAMPLES, metavar='N',
                         help='train on N samples drawn from the window, each in a random symmetry, instead of '
-                             f'epochs (rounded up to whole calls of {RN_STEPS_PER_EXECUTION} batches); 0 trains '
+                             f'epochs (rounded up to whole calls of {STEPS_PER_EXECUTION} batches); 0 trains '
                              'epochs, as in the book (default: %(default)s)')
 
 
 def parse_args(argv=None):
     parser = ArgumentParser(description='Train the best network on the newest self-play data; '
-                                                 'the result is saved as latest.h5.')
+                                        'the result is saved as latest.h5.')
     add_game_flag(parser)
     parser.add_argument('--epochs', type=whole_number(1), default=RN_EPOCHS, help='training epochs, RN_EPOCHS (default: %(default)s)')
     parser.add_argument('--batch-size', type=whole_number(1, MAX_BATCH), default=RN_BATCH_SIZE, help='samples per step (default: %(default)s)')
@@ -221,8 +137,8 @@ def main():
     args = parse_args()
     game = load_game(args.game)
     remove_stale_temporaries(game)
-    losses = train_network(game, args.epochs, args.batch_size, args.trust_pickle, args.window, args.symmetries,
-                           args.samples)
+    losses = train_network(game, args.epochs, batch_size=args.batch_size, trust_pickle=args.trust_pickle,
+                           window=args.window, symmetries=args.symmetries, samples=args.samples)
     print(f'wrote {model_path(game, "latest.h5")}: loss {losses["loss"][0]:.3f} -> {losses["loss"][-1]:.3f}')
 
 

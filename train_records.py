@@ -23,10 +23,11 @@ from alphazero.cli import ArgumentParser, UserError, quiet_keras, run
 from alphazero.files import atomic_output, save_model
 from alphazero.games import load_game, model_path, parse_game_args, player_value
 from alphazero.limits import MAX_BATCH, check_network, file_path, real_number, seed, whole_number
+from alphazero.onnx_export import ensure_onnx
 from alphazero.records import RecordError, read_records, replay
+from alphazero.training import compile_model, epoch_batches, train_epoch
 from dual_network import add_network_flags, build_network, check_network_flags, describe_network, network_arguments
-from export import ensure_onnx
-from train_network import RN_BATCH_SIZE, compile_model, epoch_batches, train_epoch
+from train_network import RN_BATCH_SIZE
 
 # Parameters
 TR_EPOCHS = 5             # passes over the training positions (seed 004)
@@ -178,7 +179,7 @@ def train_records(game, paths, network=None, epochs=TR_EPOCHS, batch_size=RN_BAT
 
 def parse_args(argv=None):
     parser = ArgumentParser(description='Train a network on Othello game records (WTHOR .wtb, transcripts '
-                                                 'in .txt or .csv) and write it as the game\'s best.h5.')
+                                        'in .txt or .csv) and write it as the game\'s best.h5.')
     parser.add_argument('files', nargs='+', metavar='FILE', type=file_path, help='.wtb, .txt or .csv record files')
     parser.add_argument('--game', choices=RECORD_GAMES, default='othello8',
                         help='othello8, or othello8planes (seed 004\'s input planes) (default: %(default)s)')

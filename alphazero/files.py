@@ -80,8 +80,8 @@ def process_is_running(pid):
 def model_advice(game, path, exists=True):
     """What to do about a missing or unusable model file: the run's own files are made again by a
     stage (once the bad one is moved away); any other file (given with --model) is the user's to replace."""
-    from alphazero.games import model_dir
-    flag = '' if game.NAME == 'tictactoe' else f' --game {game.NAME}'
+    from alphazero.games import game_flag, model_dir
+    flag = game_flag(game)
     if os.path.abspath(os.path.dirname(path)) != os.path.abspath(model_dir(game)):
         return f'give a model of {game.NAME} (its best.h5, or the best.onnx that export.py writes)'
     first = 'move it away, then ' if exists else ''

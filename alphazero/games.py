@@ -42,12 +42,27 @@ def player_value(ended_state, first_player):
 
 
 def load_game(name=DEFAULT_GAME):
-    """The module of the game called `name`."""
+    """The game called `name`, checked against the contract (alphazero/contract.py)."""
+    from alphazero.contract import check_game
     if name not in GAMES:
         raise ValueError(f"unknown game {name!r}: choose one of {', '.join(GAMES)}")
-    module_name, *variant = GAMES[name].split(':')
-    module = importlib.import_module(module_name)
-    return module.variant(int(variant[0]), *variant[1:]) if variant else module
+    if name not in LOADED:
+        module_name, *variant = GAMES[name].split(':')
+        module = importlib.import_module(module_name)
+        LOADED[name] = check_game(module.variant(int(variant[0]), *variant[1:]) if variant else module)
+    return LOADED[name]
+
+
+LOADED = {}  # name: its Game, checked once per process
+
+
+def as_game(game=None):
+    """The Game to work on: the default game for None (the book's calls, self_play()), a Game as it
+    is, and a game module (`import game`) checked against the contract."""
+    from alphazero.contract import Game, check_game
+    if game is None:
+        return load_game()
+    return game if isinstance(game, Game) else check_game(game)
 
 
 def add_game_flag(parser):
@@ -82,14 +97,22 @@ def parse_game_args(parser, argv=None, presets=None, keep=()):
     return parser.parse_args(argv)
 
 
+def run_dir(game):
+    """The book's game (tic-tac-toe) keeps the book's ./model and ./data; every other game runs/NAME/."""
+    return '' if game.NAME == DEFAULT_GAME else os.path.join('runs', game.NAME)
+
+
 def model_dir(game):
-    """Tic-tac-toe keeps the book's ./model; every other game gets runs/NAME/model."""
-    return 'model' if game.NAME == 'tictactoe' else os.path.join('runs', game.NAME, 'model')
+    return os.path.join(run_dir(game), 'model')
 
 
 def data_dir(game):
-    """Tic-tac-toe keeps the book's ./data; every other game gets runs/NAME/data."""
-    return 'data' if game.NAME == 'tictactoe' else os.path.join('runs', game.NAME, 'data')
+    return os.path.join(run_dir(game), 'data')
+
+
+def game_flag(game):
+    """The --game flag that names `game` in a command shown to the user ('' for the default game)."""
+    return '' if game.NAME == DEFAULT_GAME else f' --game {game.NAME}'
 
 
 def model_path(game, name):

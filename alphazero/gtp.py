@@ -32,9 +32,9 @@ def square_name(square, columns):
 
 def gtp_problem(game):
     """Why a game cannot be played over GTP, or None when it can."""
-    if getattr(game, 'RANDOM_START', False):
+    if game.RANDOM_START:
         return 'the protocol cannot tell the values dealt to a game'
-    if not hasattr(game, 'square_action'):
+    if game.square_action is None:
         return ('its moves (from a square to a square, drops) are not the board points GTP names; '
                 'play it with human_play.py or play_web.py')
     return None
@@ -53,7 +53,7 @@ def action_names(game):
             names.append(square_name(squares[0], columns))
         elif squares and len({s % columns for s in squares}) == 1:
             names.append(square_name(squares[0], columns)[0])
-        elif not squares and action == getattr(game, 'PASS', None):
+        elif not squares and action == game.PASS:
             names.append('pass')
         else:
             raise ValueError(f'{game.NAME}: action {action} has no GTP name')

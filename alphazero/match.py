@@ -13,6 +13,7 @@ import numpy as np
 
 from alphazero.batched_mcts import Evaluator, search, visits_to_scores
 from alphazero.games import player_value, terminal_value
+from alphazero.inference import load_network
 
 
 DETERMINIZATIONS = 4  # samples of the hidden information searched per move (games that have some)
@@ -182,13 +183,21 @@ def random_opening(game, max_moves, rng):
     return random_moves(game, rng.integers(max_moves + 1), rng)[0]
 
 
+# A search player for a model file; in a game with hidden information it searches only what it can
+# see (samples of the rest), as whenever it plays someone else
+def mcts_player(path, game, evaluate_count, temperature, cache=True, backend='auto', seed=None):
+    network, _ = load_network(path, game, backend)
+    return MctsPlayer(Evaluator(network, cache), evaluate_count, temperature, np.random.default_rng(seed),
+                      determinize=game.determinize)
+
+
 def play_self_play(game, network, count, settings, rng, progress=None):
     """`count` self-play games of one network, all at once; returns the (position, policy, value)
     arrays and the evaluator's counts. `settings`: sims, temperature, dirichlet_alpha,
     dirichlet_weight, greedy_after, opening_moves, peek, parallel, cache (self_play.py's flags)."""
     evaluator = Evaluator(network, cache=settings['cache'])
     # In a game with hidden information the search may see it (peek), as seed 000's self-play did
-    determinize = None if settings['peek'] else getattr(game, 'determinize', None)
+    determinize = None if settings['peek'] else game.determinize
     player = MctsPlayer(evaluator, settings['sims'], settings['temperature'], rng, settings['dirichlet_alpha'],
                         settings['dirichlet_weight'], settings['greedy_after'], determinize)
     opening_moves = settings['opening_moves']
@@ -222,7 +231,7 @@ def play_match(game, player, opponent, count, progress=None, openings=None):
 def duplicate_starts(game, count):
     """For a game whose start is random (point-Othello's values): `count` starts in pairs, so that
     the two games of a pair (colours swapped) are dealt the same luck. None for other games."""
-    if not getattr(game, 'RANDOM_START', False):
+    if not game.RANDOM_START:
         return None
     starts = [game.State() for _ in range((count + 1) // 2)]
     return [starts[i // 2] for i in range(count)]

@@ -70,8 +70,7 @@ def keep_if_legal(game, moves, where, games, problems):
 def black_discs(game, moves):
     """Black's (the first player's) discs at the end of a record."""
     _, final = replay(game, moves)
-    mine, theirs = final.pieces.bit_count(), final.enemy_pieces.bit_count()
-    return mine if final.is_first_player() else theirs
+    return sum(cell == 1 for cell in final.cells())
 
 
 # ----- WTHOR -----

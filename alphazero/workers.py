@@ -81,7 +81,7 @@ class GameWorker:
         random.seed(int(rng.integers(2 ** 32)))  # the fixed players and the deals draw from `random`
 
         def searcher(network):
-            return MctsPlayer(Evaluator(network), sims, temperature, rng, determinize=getattr(game, 'determinize', None))
+            return MctsPlayer(Evaluator(network), sims, temperature, rng, determinize=game.determinize)
         opponent = (FunctionPlayer(game.opponents()[opponent_name]) if opponent_name
                     else searcher(self.network_for(opponent_key, opponent_content)))
         return play_match(game, searcher(self.network_for(key, content)), opponent, count, openings=openings)

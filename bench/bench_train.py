@@ -26,7 +26,8 @@ import numpy as np  # noqa: E402
 from alphazero.files import save_model  # noqa: E402
 from alphazero.games import GAMES, load_game, model_path, sample_positions  # noqa: E402
 from dual_network import NETWORKS, add_network_flags, build_network, network_arguments  # noqa: E402
-from train_network import RN_BATCH_SIZE, compile_model, train_network  # noqa: E402
+from alphazero.training import compile_model  # noqa: E402
+from train_network import RN_BATCH_SIZE, train_network  # noqa: E402
 
 
 def training_data(game, samples):

@@ -11,7 +11,8 @@ from alphazero.files import load_model, save_model, write_history
 from alphazero.games import GAMES, data_dir, load_game, model_path, sample_positions
 from alphazero.inference import KerasNetwork, OnnxNetwork
 from dual_network import NETWORKS, build_network
-from export import PARITY_TOLERANCE, export
+from alphazero.onnx_export import PARITY_TOLERANCE
+from export import export
 from conftest import REPO
 from train_network import replay_sample, train_network
 

@@ -34,7 +34,7 @@ def rules_vector(game, state, moves):
         vector['sequence'] = list(state.sequence)
     if not state.is_done():
         vector['legal'] = state.legal_actions()
-        if hasattr(game, 'action_name'):  # shogi: names that depend on the position
+        if game.action_name:  # shogi: names that depend on the position
             vector['names'] = [game.action_name(state, a) for a in state.legal_actions()]
         vector['children'] = {str(a): state.next(a).cells() for a in state.legal_actions()}
     return vector

@@ -17,7 +17,7 @@ SETTINGS = {'sims': 60, 'temperature': 1.0, 'dirichlet_alpha': 0.3, 'dirichlet_w
 
 def test_without_the_flag_ray_is_never_imported(tmp_path):
     code = ('import sys, self_play, train_cycle, evaluate_best_player, evaluate_network; '
-            'self_play.worker_pool(self_play.argparse.Namespace(workers=None, ray_address=None)); '
+            'self_play.worker_pool(self_play.parse_args([])); '
             'print("ray" in sys.modules)')
     result = subprocess.run([sys.executable, '-c', code], cwd=tmp_path, capture_output=True, text=True,
                             env={'PYTHONPATH': REPO, 'PATH': '/usr/bin:/bin'}, timeout=120)

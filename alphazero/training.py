@@ -1,0 +1,91 @@
+"""Training helpers every training stage shares (train_network.py, train_records.py, distill.py):
+data augmentation by the board's symmetries, replay sampling, the compiled model, progress bars and
+one epoch over a fixed set of positions."""
+import math
+import time
+
+import numpy as np
+from tqdm import tqdm
+
+STEPS_PER_EXECUTION = 16  # gradient steps per compiled call, so Python runs rarely (same training)
+
+
+# The 8 symmetries of the board (or whatever the game has): every sample in every orientation
+def augment(game, position, policy, value):
+    count = len(position)
+    squares = position.reshape(count, -1, position.shape[-1])
+    positions, policies = [], []
+    for square_permutation, action_permutation in game.SYMMETRIES:
+        positions.append(squares[:, list(square_permutation)].reshape(position.shape))
+        policies.append(policy[:, list(action_permutation)])
+    return np.concatenate(positions), np.concatenate(policies), np.tile(value, len(game.SYMMETRIES))
+
+
+# Beyond the book: `count` samples drawn at random from the window (replay), each in a random one of
+# the board's symmetries, so that the samples trained per cycle are a setting of their own and not
+# (epochs x window x symmetries)
+def replay_sample(game, position, policy, value, count, rng):
+    rows = rng.integers(len(value), size=count)
+    symmetry = rng.integers(len(game.SYMMETRIES), size=count)
+    squares = position[rows].reshape(count, -1, position.shape[-1])
+    square_permutations = np.array([s for s, _ in game.SYMMETRIES])[symmetry]
+    action_permutations = np.array([a for _, a in game.SYMMETRIES])[symmetry]
+    sampled_position = np.take_along_axis(squares, square_permutations[:, :, None], axis=1).reshape(count, *position.shape[1:])
+    sampled_policy = np.take_along_axis(policy[rows], action_permutations, axis=1)
+    return sampled_position, sampled_policy, value[rows]
+
+
+# The book's losses and optimizer; XLA makes the CPU train step about 4x faster
+def compile_model(model, jit_compile=True, steps_per_execution=STEPS_PER_EXECUTION):
+    model.compile(optimizer='adam', loss=['categorical_crossentropy', 'mse'], jit_compile=jit_compile,
+                  steps_per_execution=steps_per_execution)
+
+
+# A progress bar over the epochs, with the losses and the training speed
+def progress_callback(epochs, samples):
+    import keras
+
+    class Progress(keras.callbacks.Callback):
+        def on_train_begin(self, logs=None):
+            self.bar = tqdm(total=epochs, desc='train', unit='epoch')
+            self.start = time.perf_counter()
+
+        def on_epoch_end(self, epoch, logs=None):
+            rate = samples * (epoch + 1) / (time.perf_counter() - self.start)
+            self.bar.set_postfix(loss=f'{logs["loss"]:.3f}', pi=f'{logs["pi_loss"]:.3f}',
+                                 v=f'{logs["v_loss"]:.3f}', samples_per_s=f'{rate:.0f}')
+            self.bar.update(1)
+
+        def on_train_end(self, logs=None):
+            self.bar.close()
+    return Progress()
+
+
+# A callback that moves `bar` by one for every training batch of an epoch of `steps` batches, across
+# separate fit calls (Keras reports the last batch of each run of steps_per_execution batches, which
+# can run past the end of the epoch)
+def batch_progress(bar, steps):
+    import keras
+
+    class Progress(keras.callbacks.Callback):
+        def on_epoch_begin(self, epoch, logs=None):
+            self.done_before = bar.n
+
+        def on_train_batch_end(self, batch, logs=None):
+            bar.update(self.done_before + min(batch + 1, steps) - bar.n)
+    return Progress()
+
+
+# The batches of an epoch over `data` (planes, policies, values)
+def epoch_batches(data, batch_size):
+    return math.ceil(len(data[2]) / batch_size)
+
+
+# One epoch over a fixed set of positions, for the stages that train on one (train_records, distill):
+# every position once, each in a random one of the board's symmetries, `bar` counting the batches.
+# Returns the epoch's training loss
+def train_epoch(model, game, data, batch_size, rng, bar):
+    position, policy, value = replay_sample(game, *data, len(data[2]), rng)
+    history = model.fit(position, [policy, value], batch_size=batch_size, epochs=1, verbose=0,
+                        callbacks=[batch_progress(bar, epoch_batches(data, batch_size))])
+    return float(history.history['loss'][-1])
