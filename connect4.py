@@ -21,16 +21,8 @@ ROWS, COLUMNS = 6, 7
 BOARD_SHAPE = (ROWS, COLUMNS)
 INPUT_SHAPE = (ROWS, COLUMNS, 2)   # channels last: side to move, opponent; row 0 is the top
 ACTION_COUNT = COLUMNS
-STONE_COLORS = ('red', 'gold')  # human_play.py's window: first player, second player
+STONE_COLORS = ('red', 'yellow')  # human_play.py's window (and the page's names): first player, second player
 BOARD_COLOR = '#1565C0'
-
-# Training defaults suited to this game on a small CPU (train_cycle.py; flags override them)
-# The resnet network and 24,576 replay samples per cycle (about 12 per new position) from a window of
-# 10 files, no gate games, the fixed opponents every 5 cycles: at equal time (30 minutes) it beat the
-# book's network with epochs over the symmetries 27-4-9, and the transformer 23-4-13 (README)
-DEFAULTS = {'network': 'resnet', 'filters': 64, 'blocks': 5, 'games': 100, 'sims': 50, 'samples': 24576, 'window': 10,
-            'dirichlet': 1.0, 'random_opening': 2, 'greedy_after': 10, 'gate': False, 'eval_games': 0,
-            'best_every': 5, 'cycles': 100, 'keep_every': 10, 'opening': 2}
 
 # Bitboard layout
 HEIGHT = ROWS + 1

@@ -1,5 +1,5 @@
 # ====================
-# Distillation (beyond the book: seed 000)
+# Distillation (beyond the book: as the point-Othello page distils its network for the browser)
 # ====================
 # A big network plays well but slowly. Here it teaches a small one: the teacher plays --games
 # self-play games with its search, and a fresh, smaller student learns the teacher's move
@@ -23,11 +23,12 @@ from tqdm import tqdm
 from alphazero.batched_mcts import Evaluator
 from alphazero.cli import ArgumentParser, quiet_keras, run
 from alphazero.files import atomic_output, save_model
-from alphazero.games import add_game_flag, game_flag, load_game, model_path, parse_game_args
+from alphazero.games import add_game_flag, game_flag, load_game, model_path
 from alphazero.inference import OnnxNetwork, load_network
 from alphazero.limits import MAX_GAMES, MAX_SIMS, check_network, file_path, seed, whole_number
 from alphazero.match import MctsPlayer, match_summary, paired_openings, play_match, play_self_play
 from alphazero.onnx_export import export
+from alphazero.settings import parse_game_args
 from alphazero.training import compile_model, epoch_batches, train_epoch
 from dual_network import add_network_flags, build_network, check_network_flags, describe_network, network_arguments
 from evaluate_best_player import add_opening_flag
@@ -91,7 +92,7 @@ def parse_args(argv=None):
     add_exploration_flags(parser)
     add_network_flags(parser)
     parser.set_defaults(filters=DS_FILTERS, blocks=DS_BLOCKS)
-    args = parse_game_args(parser, argv, keep=('games', 'sims', 'filters', 'blocks'))
+    args = parse_game_args(parser, argv, ('exploration',))
     check_network_flags(args)
     game = load_game(args.game)
     check_network(game, args)

@@ -6,7 +6,7 @@
 #
 # Beyond the book, --network chooses among three networks with the same input and outputs:
 #   book         the book's: the residual tower, then global average pooling and two Dense heads
-#   resnet       the same tower with the heads of AlphaGo Zero (and of seed 000's Othello AI), which
+#   resnet       the same tower with the heads of AlphaGo Zero (and of the point-Othello AI), which
 #                keep the board's geometry: the policy from a 1x1 convolution to 2 planes, the value
 #                from a 1x1 convolution to 1 plane, then Dense 64 with ReLU, then tanh
 #   transformer  every square a token, a learned position embedding, encoder layers (self-attention
@@ -18,8 +18,9 @@ import os
 
 from alphazero.cli import ArgumentParser, UserError, quiet_keras, run
 from alphazero.files import remove_stale_temporaries, save_model
-from alphazero.games import add_game_flag, as_game, load_game, model_path, parse_game_args
+from alphazero.games import add_game_flag, as_game, load_game, model_path
 from alphazero.limits import MAX_DEPTH, MAX_WIDTH, check_network, whole_number
+from alphazero.settings import parse_game_args
 
 # Parameters
 DN_FILTERS = 128        # filters of every convolution (the AlphaZero paper: 256)
@@ -219,7 +220,7 @@ def parse_args(argv=None):
                                                  "(does nothing when it exists).")
     add_game_flag(parser)
     add_network_flags(parser)
-    args = parse_game_args(parser, argv)
+    args = parse_game_args(parser, argv, ('network',))
     check_network_flags(args)
     game = load_game(args.game)
     check_network(game, args)

@@ -17,13 +17,14 @@ from tqdm import tqdm
 from alphazero.cli import ArgumentParser, UserError, run
 from alphazero.exact import describe, exact_strength
 from alphazero.files import model_advice, playing_sims
-from alphazero.games import add_game_flag, as_game, load_game, model_path, parse_game_args, playing_model_path
+from alphazero.games import add_game_flag, as_game, load_game, model_path, playing_model_path
 from alphazero.gtp import EnginePlayer
 from alphazero.inference import onnx_is_current, use_device
 from alphazero.limits import MAX_ENGINES, MAX_GAMES, MAX_PARALLEL, check_search, engine_command, file_path, whole_number
 from alphazero.match import (FunctionPlayer, describe_match, duplicate_starts, match_pairings, match_summary,
                              mcts_player, paired_openings, play_games, player_points)
 from alphazero.onnx_export import ensure_onnx
+from alphazero.settings import parse_game_args
 from alphazero.workers import add_worker_flags, worker_pool
 from pv_mcts import PV_EVALUATE_COUNT
 from self_play import add_search_flags
@@ -177,7 +178,7 @@ def parse_args(argv=None):
                              'engine about as many as there are cores (default: %(default)s)')
     add_search_flags(parser, None)
     add_worker_flags(parser)
-    args = parse_game_args(parser, argv, keep=('sims',))
+    args = parse_game_args(parser, argv, ('evaluation',))
     game = load_game(args.game)
     check_engines(game, args.engine, args.parallel)
     check_search(game, args.sims or PV_EVALUATE_COUNT, args.parallel)

@@ -10,11 +10,12 @@ from tqdm import tqdm
 
 from alphazero.cli import ArgumentParser, run
 from alphazero.files import copy_file, remove_stale_temporaries
-from alphazero.games import add_game_flag, as_game, load_game, model_path, parse_game_args
+from alphazero.games import add_game_flag, as_game, load_game, model_path
 from alphazero.inference import use_device
 from alphazero.limits import MAX_GAMES, check_search, real_number, whole_number
 from alphazero.match import mcts_player, play_match
 from alphazero.onnx_export import ensure_onnx
+from alphazero.settings import parse_game_args
 from alphazero.workers import add_worker_flags, worker_pool
 from pv_mcts import PV_EVALUATE_COUNT
 from self_play import add_search_flags, first_player_value
@@ -83,7 +84,7 @@ def parse_args(argv=None):
     parser.add_argument('--temperature', type=real_number(0, 100), default=EN_TEMPERATURE,
                         help='Boltzmann temperature of both players (default: %(default)s)')
     add_worker_flags(parser)
-    args = parse_game_args(parser, argv)
+    args = parse_game_args(parser, argv, ('search',))
     use_device(args.device)
     game = load_game(args.game)
     check_search(game, args.sims, args.games)

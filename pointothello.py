@@ -1,5 +1,5 @@
 # ====================
-# Point-Othello (点数制リバーシ, seed 000): 8x8 Othello where every stone is worth points
+# Point-Othello (点数制リバーシ): 8x8 Othello where every stone is worth points
 # ====================
 # The board, moves, flips, passes and the end of the game are 8x8 Othello's (othello.py). A game
 # has a sequence of 60 values, integers from -30 to 30, drawn uniformly among the sequences that sum
@@ -10,7 +10,7 @@
 # A player sees every stone's value, the value to place now and the next three; the values after
 # those are hidden (their sum is known: the total is 0). The State holds the whole sequence, so a
 # search that calls next() sees the future values; determinize() resamples what a player cannot see,
-# which is how the AI plays anyone fairly (seed 000 let only self-play look ahead).
+# which is how the AI plays anyone fairly (the point-Othello page lets only self-play look ahead).
 
 import functools
 import random
@@ -30,19 +30,13 @@ ACTION_COUNT = SIZE * SIZE + 1
 PASS = SIZE * SIZE
 MOVES = SIZE * SIZE - 4        # stones placed in a full game: one value each
 RANDOM_START = True            # each game is dealt its values: evaluations play duplicate games
-VALUE_RANGE = 30               # values are -30..30; the planes show them divided by this (as seed 000)
+VALUE_RANGE = 30               # values are -30..30; the planes show them divided by this (as the point-Othello page does)
 VISIBLE = 4                    # the value to place now and the next three
 STONE_COLORS = ('black', 'white')  # human_play.py's window
 BOARD_COLOR = '#2E7D32'
 
-RULES = othello.variant(SIZE)  # moves, flips, passes and the end of the game
-SYMMETRIES = RULES.SYMMETRIES   # every plane is per square or constant, so the board's 8 symmetries hold
-
-# Training defaults suited to this game on a small CPU (train_cycle.py; flags override them)
-DEFAULTS = {'network': 'resnet', 'filters': 64, 'blocks': 5, 'games': 60, 'sims': 50, 'samples': 28672, 'window': 10,
-            'dirichlet': 0.8, 'random_opening': 2, 'greedy_after': 16, 'gate': False, 'eval_games': 0,
-            'best_every': 5, 'cycles': 100, 'keep_every': 10}
-
+RULES = othello                  # moves, flips, passes and the end of the game
+SYMMETRIES = othello.SYMMETRIES  # every plane is per square or constant, so the board's 8 symmetries hold
 
 # ----- the values -----
 @functools.cache
@@ -83,8 +77,8 @@ class State:
 
     # The side to move's points and the opponent's
     def scores(self):
-        own = RULES.bits_to_squares(self.board.pieces)
-        other = RULES.bits_to_squares(self.board.enemy_pieces)
+        own = RULES.State.BOARD.bits_to_squares(self.board.pieces)
+        other = RULES.State.BOARD.bits_to_squares(self.board.enemy_pieces)
         values = np.array(self.values)
         return int(values @ own), int(values @ other)
 
@@ -122,10 +116,10 @@ class State:
     def is_first_player(self):
         return self.board.is_first_player()
 
-    # The network's input (seed 000's 8 planes), from the side to move; points scaled by 1/30
+    # The network's input (the point-Othello page's 8 planes), from the side to move; points scaled by 1/30
     def planes(self):
-        own = RULES.bits_to_squares(self.board.pieces).astype(np.float32)
-        other = RULES.bits_to_squares(self.board.enemy_pieces).astype(np.float32)
+        own = RULES.State.BOARD.bits_to_squares(self.board.pieces).astype(np.float32)
+        other = RULES.State.BOARD.bits_to_squares(self.board.enemy_pieces).astype(np.float32)
         points = np.array(self.values, np.float32) / VALUE_RANGE
         upcoming = list(self.visible_values()) + [0] * VISIBLE
         planes = [own, other, points * own, points * other] + [np.full(SIZE * SIZE, v / VALUE_RANGE, np.float32)

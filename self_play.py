@@ -14,11 +14,12 @@ from tqdm import tqdm
 
 from alphazero.cli import ArgumentParser, run
 from alphazero.files import history_path, remove_stale_temporaries, write_history
-from alphazero.games import add_game_flag, as_game, data_dir, load_game, model_path, parse_game_args, player_value
+from alphazero.games import add_game_flag, as_game, data_dir, load_game, model_path, player_value
 from alphazero.inference import add_device_flag, load_network, use_device
 from alphazero.limits import MAX_GAMES, MAX_PARALLEL, MAX_SIMS, check_history, check_search, real_number, seed, whole_number
 from alphazero.match import play_self_play
 from alphazero.onnx_export import ensure_onnx
+from alphazero.settings import parse_game_args
 from alphazero.workers import add_worker_flags, worker_pool
 from pv_mcts import PV_EVALUATE_COUNT
 
@@ -95,7 +96,7 @@ def add_exploration_flags(parser):
                              '(default: %(default)s; None is never, as in the book)')
     parser.add_argument('--no-peek', dest='peek', action='store_false',
                         help='games with hidden information (pointothello): self-play searches only what a player '
-                             'sees, as every other stage does (default: self-play may see it, as in seed 000)')
+                             'sees, as every other stage does (default: self-play may see it, as the point-Othello page\'s does)')
 
 
 # What a stage of `game_count` games, `parallel` of them at once, will hold in memory
@@ -114,7 +115,7 @@ def parse_args(argv=None):
     parser.add_argument('--parallel', type=whole_number(1, MAX_PARALLEL), default=SP_PARALLEL, help='games played at once (default: %(default)s)')
     add_exploration_flags(parser)
     add_worker_flags(parser)
-    args = parse_game_args(parser, argv)
+    args = parse_game_args(parser, argv, ('search', 'self_play', 'exploration'))
     game = load_game(args.game)
     check_self_play_memory(game, args.games, args.sims, args.parallel)
     return args

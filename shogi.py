@@ -46,12 +46,6 @@ START = (0, 0, 0,
          GIRAFFE, LION, ELEPHANT,
          0, 0, 0)
 
-# Training defaults suited to this game on a small CPU (train_cycle.py; flags override them)
-DEFAULTS = {'network': 'resnet', 'filters': 64, 'blocks': 4, 'games': 100, 'sims': 50, 'samples': 16384, 'window': 10,
-            'dirichlet': 0.5, 'random_opening': 2, 'greedy_after': 12, 'gate': False, 'eval_games': 0,
-            'best_every': 5, 'cycles': 100, 'keep_every': 10, 'opening': 2}
-
-
 def square_of(x, y):
     return x + COLUMNS * y if 0 <= x < COLUMNS and 0 <= y < ROWS else None
 

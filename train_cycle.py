@@ -16,10 +16,11 @@ import time
 
 from alphazero.cli import ArgumentParser, UserError, run
 from alphazero.files import atomic_output, copy_file, history_path, remove_stale_temporaries
-from alphazero.games import add_game_flag, data_dir, game_flag, load_game, model_path, parse_game_args
+from alphazero.games import add_game_flag, data_dir, game_flag, load_game, model_path
 from alphazero.inference import file_sha256, load_network, use_device
 from alphazero.limits import MAX_GAMES, MAX_PARALLEL, check_network, check_samples, whole_number
 from alphazero.onnx_export import ensure_onnx
+from alphazero.settings import ALL_PURPOSES, parse_game_args
 from alphazero.workers import add_worker_flags, worker_pool
 from dual_network import add_network_flags, check_network_flags, describe_network, dual_network, network_arguments
 from evaluate_best_player import EP_GAME_COUNT, add_engine_flags, evaluate_best_player
@@ -80,7 +81,7 @@ def parse_args(argv=None):
     add_training_flags(parser)
 
     # The game's defaults and then the preset's replace the book's, then the command line is read over them
-    args = parse_game_args(parser, argv, PRESETS)
+    args = parse_game_args(parser, argv, ALL_PURPOSES, PRESETS)
     if args.eval_games < (1 if args.gate else 0):
         raise UserError('--eval-games must be at least 1 (0 leaves them out, with --no-gate)')
     check_network_flags(args)

@@ -12,9 +12,10 @@ import numpy as np
 from alphazero.training import STEPS_PER_EXECUTION, augment, compile_model, progress_callback, replay_sample
 from alphazero.cli import ArgumentParser, UserError, quiet_keras, run
 from alphazero.files import history_files, history_sims, load_history, load_model, remove_stale_temporaries, save_model
-from alphazero.games import add_game_flag, as_game, data_dir, load_game, model_path, parse_game_args
+from alphazero.games import add_game_flag, as_game, data_dir, load_game, model_path
 from alphazero.inference import add_device_flag, use_device
 from alphazero.limits import MAX_BATCH, MAX_SAMPLES, check_samples, whole_number
+from alphazero.settings import parse_game_args
 
 # Parameters
 RN_EPOCHS = 100         # training epochs per cycle
@@ -126,7 +127,7 @@ def parse_args(argv=None):
     parser.add_argument('--trust-pickle', action='store_true',
                         help="also read the book's pickled .history files (unpickling runs code: only your own files)")
     add_device_flag(parser)
-    args = parse_game_args(parser, argv)
+    args = parse_game_args(parser, argv, ('training',))
     use_device(args.device)
     game = load_game(args.game)
     check_samples(game, args.samples)

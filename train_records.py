@@ -21,18 +21,19 @@ from tqdm import tqdm
 
 from alphazero.cli import ArgumentParser, UserError, quiet_keras, run
 from alphazero.files import atomic_output, save_model
-from alphazero.games import load_game, model_path, parse_game_args, player_value
+from alphazero.games import load_game, model_path, player_value
 from alphazero.limits import MAX_BATCH, check_network, file_path, real_number, seed, whole_number
 from alphazero.onnx_export import ensure_onnx
 from alphazero.records import RecordError, read_records, replay
+from alphazero.settings import parse_game_args
 from alphazero.training import compile_model, epoch_batches, train_epoch
 from dual_network import add_network_flags, build_network, check_network_flags, describe_network, network_arguments
 from train_network import RN_BATCH_SIZE
 
 # Parameters
-TR_EPOCHS = 5             # passes over the training positions (seed 004)
+TR_EPOCHS = 5             # passes over the training positions (as 【オセロAIを作る①】)
 TR_VALIDATION = 0.1       # share of the games kept for validation
-TR_LEARNING_RATE = 0.001  # Adam's learning rate in the first epoch, times TR_DECAY every epoch (seed 004)
+TR_LEARNING_RATE = 0.001  # Adam's learning rate in the first epoch, times TR_DECAY every epoch (as 【オセロAIを作る①】)
 TR_DECAY = 0.8
 RECORD_GAMES = ('othello8', 'othello8planes')
 METRICS_FILE = 'records_metrics.jsonl'
@@ -182,7 +183,7 @@ def parse_args(argv=None):
                                         'in .txt or .csv) and write it as the game\'s best.h5.')
     parser.add_argument('files', nargs='+', metavar='FILE', type=file_path, help='.wtb, .txt or .csv record files')
     parser.add_argument('--game', choices=RECORD_GAMES, default='othello8',
-                        help='othello8, or othello8planes (seed 004\'s input planes) (default: %(default)s)')
+                        help='othello8, or othello8planes (8 input planes) (default: %(default)s)')
     parser.add_argument('--epochs', type=whole_number(1), default=TR_EPOCHS, help='passes over the training games (default: %(default)s)')
     parser.add_argument('--batch-size', type=whole_number(1, MAX_BATCH), default=RN_BATCH_SIZE, help='(default: %(default)s)')
     parser.add_argument('--validation', type=real_number(0, 0.99), default=TR_VALIDATION,
@@ -190,7 +191,7 @@ def parse_args(argv=None):
     parser.add_argument('--from-best', action='store_true', help="train the game's existing best.h5 further")
     parser.add_argument('--seed', type=seed, help='random seed of the split, the network and the symmetries')
     add_network_flags(parser)
-    args = parse_game_args(parser, argv)  # the game's network by default
+    args = parse_game_args(parser, argv, ('network',))  # the game's network by default
     game = load_game(args.game)
     check_network_flags(args)
     check_network(game, args)

@@ -1,13 +1,8 @@
 """The game registry: `--game` names to game modules, and where each game keeps its files.
 
-A game module has the book's State interface (legal_actions, next, is_lose, is_draw, is_done,
-is_first_player, __str__) plus what the engine needs: NAME, BOARD_SHAPE, INPUT_SHAPE, ACTION_COUNT,
-SYMMETRIES, State.planes(), State.cells(), square_action(square) (the action a click on a square
-means) and opponents() (the fixed players of evaluate_best_player.py). Optional: DEFAULTS (training
-defaults), PASS (the action without a square), score(state) (the first player's margin, for GTP's
-final_score) and GTP_GAME (the game's name for GTP GUIs). See game.py. Adding a game means adding a module and a line here; 'module:N' names
-the variant N of a module that holds several (othello.variant(N)), 'module:N:E' its variant N with
-the input encoding E (othello.variant(8, 'seed004')).
+Each game is one module that keeps the contract of alphazero/contract.py; load_game checks it and
+hands out its Game. Adding a game is its module, its training recipe (config/NAME.py) and a line
+in GAMES (docs/adding-a-game.md).
 """
 import argparse
 import importlib
@@ -18,10 +13,11 @@ import sys
 GAMES = {
     'tictactoe': 'game',
     'connect4': 'connect4',
-    'othello6': 'othello:6',
-    'othello8': 'othello:8',
-    'othello8planes': 'othello:8:seed004',   # 8x8 Othello with seed 004's 8 input planes
-    'pointothello': 'pointothello',         # seed 000's point-scoring Othello
+    'gomoku': 'gomoku',                     # the worked example of docs/adding-a-game.md
+    'othello6': 'othello6',                 # the book's chapter 8 board
+    'othello8': 'othello',
+    'othello8planes': 'othello8planes',     # 8x8 Othello with 8 input planes
+    'pointothello': 'pointothello',         # point-scoring Othello (点数制リバーシ)
     'shogi': 'shogi',                       # the book's simple shogi (chapter 8)
 }
 DEFAULT_GAME = 'tictactoe'
@@ -47,9 +43,7 @@ def load_game(name=DEFAULT_GAME):
     if name not in GAMES:
         raise ValueError(f"unknown game {name!r}: choose one of {', '.join(GAMES)}")
     if name not in LOADED:
-        module_name, *variant = GAMES[name].split(':')
-        module = importlib.import_module(module_name)
-        LOADED[name] = check_game(module.variant(int(variant[0]), *variant[1:]) if variant else module)
+        LOADED[name] = check_game(importlib.import_module(GAMES[name]))
     return LOADED[name]
 
 
@@ -68,33 +62,6 @@ def as_game(game=None):
 def add_game_flag(parser):
     parser.add_argument('--game', default=DEFAULT_GAME, choices=sorted(GAMES),
                         help='which game to play and train (default: %(default)s)')
-
-
-def refuse(message):
-    raise argparse.ArgumentError(None, message)
-
-
-def parse_game_args(parser, argv=None, presets=None, keep=()):
-    """Parse the command line, with the chosen game's DEFAULTS over the parser's own defaults, then
-    the chosen --preset's (`presets`: {name: defaults}) over those; the flags typed always win. The
-    flags named in `keep` keep the parser's default (the playing scripts' --sims: what the model
-    records, not the training's). --help shows the defaults so chosen."""
-    # The game and the preset first, read alone (the script's required arguments may be missing when
-    # --help is asked), so that the help printed next shows the game's defaults; an unknown name is
-    # left for the full parser to report. A default of a flag the script lacks is a harmless attribute.
-    argv = sys.argv[1:] if argv is None else argv
-    first = argparse.ArgumentParser(add_help=False, exit_on_error=False)
-    first.error = refuse  # a mistake here is the full parser's to report
-    first.add_argument('--game', default=parser.get_default('game'))
-    first.add_argument('--preset', default=parser.get_default('preset'))
-    try:
-        chosen = first.parse_known_args(argv)[0]
-    except argparse.ArgumentError:
-        chosen = argparse.Namespace(game=None, preset=None)
-    defaults = dict(getattr(load_game(chosen.game), 'DEFAULTS', {})) if chosen.game in GAMES else {}
-    defaults.update(presets.get(chosen.preset, {}) if presets else {})
-    parser.set_defaults(**{name: value for name, value in defaults.items() if name not in keep})
-    return parser.parse_args(argv)
 
 
 def run_dir(game):

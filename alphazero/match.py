@@ -196,7 +196,7 @@ def play_self_play(game, network, count, settings, rng, progress=None):
     arrays and the evaluator's counts. `settings`: sims, temperature, dirichlet_alpha,
     dirichlet_weight, greedy_after, opening_moves, peek, parallel, cache (self_play.py's flags)."""
     evaluator = Evaluator(network, cache=settings['cache'])
-    # In a game with hidden information the search may see it (peek), as seed 000's self-play did
+    # In a game with hidden information the search may see it (peek), as the point-Othello page's self-play does
     determinize = None if settings['peek'] else game.determinize
     player = MctsPlayer(evaluator, settings['sims'], settings['temperature'], rng, settings['dirichlet_alpha'],
                         settings['dirichlet_weight'], settings['greedy_after'], determinize)

@@ -8,7 +8,7 @@ format writes them: a side with no move passes, and replaying a record plays tho
   black player and white player numbers, black's final disc count, the theoretical score, and 60
   move bytes coded 10 x row + column (a1 = 11), 0 after the last move.
 - Transcripts (.txt): one game per line as the moves' names, `f5d6c3d3c4...`; a .csv file with a
-  `transcript` column holds the same (the form seed 004 reads).
+  `transcript` column holds the same (the form 【オセロAIを作る①】 reads).
 
 Readers return the games they could replay to their end and a list of problems, one line each
 naming the file and the game; a bad game (an illegal move, or a record that stops before the game

@@ -5,8 +5,10 @@ import random
 import numpy as np
 import pytest
 
+from alphazero.cli import UserError
 from alphazero.games import GAMES, load_game
-from alphazero.opponents import WIN, alpha_beta, alpha_beta_player
+from alphazero.settings import read_recipe
+from alphazero.opponents import WIN, alpha_beta, alpha_beta_player, random_action
 
 connect4 = load_game('connect4')
 othello6 = load_game('othello6')
@@ -141,7 +143,7 @@ def test_othello_agrees_with_the_simple_rules_over_random_games(game):
     assert passes > 0  # some random game had to pass
 
 
-def test_seed004_planes_agree_with_the_simple_rules_and_turn_with_the_board():
+def test_the_8_planes_agree_with_the_simple_rules_and_turn_with_the_board():
     planes_game = load_game('othello8planes')
     assert planes_game.INPUT_SHAPE == (8, 8, 8) and planes_game.ACTION_COUNT == othello8.ACTION_COUNT
     corner_c_x = {0, 1, 6, 7, 8, 9, 14, 15, 48, 49, 54, 55, 56, 57, 62, 63}
@@ -302,7 +304,7 @@ def test_alpha_beta_beats_random_at_othello():
         state = othello6.State()
         while not state.is_done():
             ours = state.is_first_player() == (game_index % 2 == 0)
-            state = state.next(player(state) if ours else othello6.random_action(state))
+            state = state.next(player(state) if ours else random_action(state))
         ours_to_move = state.is_first_player() == (game_index % 2 == 0)
         wins += state.is_lose() != ours_to_move and not state.is_draw()
     assert wins >= 12  # counting discs two moves ahead wins about 3 games in 4
@@ -375,5 +377,28 @@ def test_each_game_brings_its_training_defaults_and_flags_still_win():
     assert (book.filters, book.blocks, book.games, book.sims, book.gate) == (128, 16, 500, 50, True)
     for name in GAMES:
         args = train_cycle.parse_args(['--game', name])
-        assert all(getattr(args, key) == value for key, value in getattr(load_game(name), 'DEFAULTS', {}).items())
+        recipe = read_recipe(name)
+        assert all(getattr(args, key) == value for part in recipe.values() for key, value in part.items())
+        assert (name == 'tictactoe') == (recipe == {})
     assert train_cycle.parse_args(['--game', 'othello8', '--sims', '9']).sims == 9
+    # Each stage takes only the part of the recipe for its purpose: the players keep what the model records
+    import evaluate_best_player
+    import human_play
+    import self_play
+    assert self_play.parse_args(['--game', 'connect4']).games == 100
+    assert evaluate_best_player.parse_args(['--game', 'connect4']).games == evaluate_best_player.EP_GAME_COUNT
+    assert human_play.parse_args(['--game', 'connect4']).sims is None
+
+
+def test_a_misspelt_setting_in_a_recipe_or_a_preset_is_an_error(tmp_path, monkeypatch):
+    import alphazero.settings as settings
+    import train_cycle
+    monkeypatch.setattr(settings, 'CONFIG_DIR', str(tmp_path))
+    (tmp_path / 'connect4.py').write_text("exploration = dict(dirichet=0.3)\n")
+    with pytest.raises(UserError, match="'dirichet' is not one of its settings"):
+        train_cycle.parse_args(['--game', 'connect4'])
+    (tmp_path / 'connect4.py').write_text("explore = dict(dirichlet=0.3)\n")
+    with pytest.raises(UserError, match="'explore' is not a purpose of a recipe"):
+        train_cycle.parse_args(['--game', 'connect4'])
+    with pytest.raises(UserError, match="'dirichet' is not one of its settings"):
+        settings.recipe_defaults('othello8', settings.ALL_PURPOSES, {'dirichet': 0.3})

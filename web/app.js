@@ -12,6 +12,7 @@ import { bestAction, fairSearch } from './mcts.js';
 // Board, grid lines, and the first and second player's stones (tic-tac-toe draws the book's o and x)
 const COLORS = {
   tictactoe: { board: '#00a0ff', lines: '#0077bb', stones: null, names: ['o', 'x'] },
+  gomoku: { board: '#deb887', lines: '#8b5a2b', stones: ['#111111', '#f5f5f5'], names: ['black', 'white'] },
   connect4: { board: '#1565c0', lines: '#0d3c85', stones: ['#e53935', '#fdd835'], names: ['red', 'yellow'] },
   othello6: { board: '#2e7d32', lines: '#1b4d1e', stones: ['#111', '#fafafa'], names: ['black', 'white'] },
   othello8: { board: '#2e7d32', lines: '#1b4d1e', stones: ['#111', '#fafafa'], names: ['black', 'white'] },

@@ -1,4 +1,4 @@
-// The rules of every game, as in the Python game modules (game.py, connect4.py, othello.py).
+// The rules of every game, as in the Python game modules (game.py, connect4.py, gomoku.py, othello.py, ...).
 //
 // A state is seen from the side to move, as in the book: `mine` and `theirs` hold 1 on the squares
 // of the side to move and of its opponent (reading order, row 0 on top), and `depth` counts the
@@ -74,19 +74,24 @@ const winningLine = (state, allLines) => allLines.find((line) => line.every((s) 
 // A square's name as the GTP engine writes it: column letter, then row (1 on top)
 const squareName = (square, columns) => `${String.fromCharCode(97 + (square % columns))}${Math.floor(square / columns) + 1}`;
 
-// ----- tic-tac-toe: action = square -----
-const TICTACTOE_LINES = lines(3, 3, 3);
-const tictactoe = makeGame({
-  name: 'tictactoe', rows: 3, columns: 3, actionCount: 9, start: { mine: [], theirs: [] },
-  legalActions: (s) => [...Array(9).keys()].filter((i) => !s.mine[i] && !s.theirs[i]),
-  play: (mine, theirs, action) => { mine[action] = 1; },
-  isOver: (s) => hasLine(s.theirs, TICTACTOE_LINES) || count(s.mine) + count(s.theirs) === 9,
-  lost: (s) => hasLine(s.theirs, TICTACTOE_LINES),
-});
-tictactoe.squareAction = (square) => square;
-tictactoe.actionSquare = (state, action) => action;
-tictactoe.actionName = (action) => squareName(action, 3);
-tictactoe.winningLine = (state) => winningLine(state, TICTACTOE_LINES);
+// ----- games of a row: tic-tac-toe (3 on 3x3) and Gomoku (5 on 7x7); action = square -----
+function rowGame(name, size, row) {
+  const squares = size * size, rowLines = lines(size, size, row);
+  const game = makeGame({
+    name, rows: size, columns: size, actionCount: squares, start: { mine: [], theirs: [] },
+    legalActions: (s) => [...Array(squares).keys()].filter((i) => !s.mine[i] && !s.theirs[i]),
+    play: (mine, theirs, action) => { mine[action] = 1; },
+    isOver: (s) => hasLine(s.theirs, rowLines) || count(s.mine) + count(s.theirs) === squares,
+    lost: (s) => hasLine(s.theirs, rowLines),
+  });
+  game.squareAction = (square) => square;
+  game.actionSquare = (state, action) => action;
+  game.actionName = (action) => squareName(action, size);
+  game.winningLine = (state) => winningLine(state, rowLines);
+  return game;
+}
+const tictactoe = rowGame('tictactoe', 3, 3);
+const gomoku = rowGame('gomoku', 7, 5);
 
 // ----- Connect Four: action = column, the stone drops to the lowest empty row -----
 const CONNECT4_LINES = lines(6, 7, 4);
@@ -109,7 +114,7 @@ connect4.winningLine = (state) => winningLine(state, CONNECT4_LINES);
 // ----- Othello: action = square, or size * size to pass when no square is legal -----
 const DIRECTIONS = [[-1, -1], [-1, 0], [-1, 1], [0, -1], [0, 1], [1, -1], [1, 0], [1, 1]];
 
-// encoding 'seed004': seed 004's 8 input planes instead of the book's 2 (othello.py's ENCODINGS)
+// encoding 'planes8': the 8 input planes of othello8planes.py instead of the book's 2
 function othello(size, encoding = 'book') {
   const squares = size * size, pass = squares;
   // The opponent's discs a move on `square` turns over
@@ -152,7 +157,7 @@ function othello(size, encoding = 'book') {
   game.actionSquare = (state, action) => (action === pass ? -1 : action);
   game.actionName = (action) => (action === pass ? 'pass' : squareName(action, size));
   game.winningLine = () => null;
-  if (encoding === 'seed004') {
+  if (encoding === 'planes8') {
     // Own discs, opponent discs, empty, legal moves, discs each legal move turns over, the corner/C/X
     // squares, ones, zeros: 8 values per square, channels last
     const near = [0, 1, size - 2, size - 1];
@@ -350,6 +355,6 @@ const shogi = {
 };
 
 export const GAMES = {
-  tictactoe, connect4, othello6: othello(6), othello8: othello(8), othello8planes: othello(8, 'seed004'),
+  tictactoe, connect4, gomoku, othello6: othello(6), othello8: othello(8), othello8planes: othello(8, 'planes8'),
   pointothello: pointOthello(), shogi,
 };
