@@ -23,16 +23,20 @@ from tqdm import tqdm
 from alphazero.batched_mcts import Evaluator
 from alphazero.cli import ArgumentParser, quiet_keras, run
 from alphazero.files import atomic_output, save_model
+from alphazero.flags import (add_exploration_flags, add_network_flags, add_opening_flag, check_network_flags,
+                             network_arguments)
 from alphazero.games import add_game_flag, game_flag, load_game, model_path
 from alphazero.inference import OnnxNetwork, load_network
-from alphazero.limits import MAX_GAMES, MAX_SIMS, check_network, file_path, seed, whole_number
+from alphazero.limits import MAX_GAMES, MAX_SIMS, check_network, check_self_play, file_path, seed, whole_number
 from alphazero.match import MctsPlayer, match_summary, paired_openings, play_match, play_self_play
 from alphazero.onnx_export import export
 from alphazero.settings import parse_game_args
 from alphazero.training import compile_model, epoch_batches, train_epoch
-from dual_network import add_network_flags, build_network, check_network_flags, describe_network, network_arguments
-from evaluate_best_player import add_opening_flag
-from self_play import SP_DIRICHLET_WEIGHT, SP_PARALLEL, add_exploration_flags, check_self_play_memory
+from dual_network import DN_HEADS, DN_LAYERS, DN_NETWORK, DN_WIDTH, build_network, describe_network
+from evaluate_best_player import EP_OPENING
+from pv_mcts import PV_EVALUATE_COUNT
+from self_play import (SP_DIRICHLET_ALPHA, SP_DIRICHLET_WEIGHT, SP_GREEDY_AFTER, SP_PARALLEL, SP_RANDOM_OPENING,
+                       self_play_settings)
 from train_network import RN_BATCH_SIZE
 
 # Parameters
@@ -40,6 +44,7 @@ DS_GAME_COUNT = 500       # teacher self-play games
 DS_EPOCHS = 10            # passes over the teacher's positions
 DS_HELD_OUT = 0.1         # share of the games kept to measure the student's agreement with the teacher
 DS_MATCH_GAMES = 40       # student vs teacher games at equal simulations (duplicate pairs where dealt)
+DS_NETWORK = DN_NETWORK        # the student's network unless the game's recipe or --network says otherwise
 DS_FILTERS, DS_BLOCKS = 32, 2  # the student's size unless --filters and --blocks say otherwise
 SPEED_BATCH = 128         # positions per network call when timing the two networks
 
@@ -83,20 +88,19 @@ def parse_args(argv=None):
     add_game_flag(parser)
     parser.add_argument('--teacher', required=True, type=file_path, help='the teacher model (.h5 or .onnx)')
     parser.add_argument('--games', type=whole_number(1, MAX_GAMES), default=DS_GAME_COUNT, help='teacher self-play games (default: %(default)s)')
-    parser.add_argument('--sims', type=whole_number(1, MAX_SIMS), default=50, help='the teacher\'s simulations per move (default: %(default)s)')
+    parser.add_argument('--sims', type=whole_number(1, MAX_SIMS), default=PV_EVALUATE_COUNT, help='the teacher\'s simulations per move (default: %(default)s)')
     parser.add_argument('--epochs', type=whole_number(1), default=DS_EPOCHS, help='passes over the teacher\'s positions (default: %(default)s)')
     parser.add_argument('--match-games', type=whole_number(0, MAX_GAMES), default=DS_MATCH_GAMES,
                         help='student vs teacher games at equal simulations (default: %(default)s)')
-    add_opening_flag(parser)
+    add_opening_flag(parser, EP_OPENING)
     parser.add_argument('--seed', type=seed, help='random seed of the games, the split and the student')
-    add_exploration_flags(parser)
-    add_network_flags(parser)
-    parser.set_defaults(filters=DS_FILTERS, blocks=DS_BLOCKS)
-    args = parse_game_args(parser, argv, ('exploration',))
+    add_exploration_flags(parser, SP_DIRICHLET_ALPHA, SP_RANDOM_OPENING, SP_GREEDY_AFTER, SP_DIRICHLET_WEIGHT)
+    add_network_flags(parser, DS_NETWORK, DS_FILTERS, DS_BLOCKS, DN_WIDTH, DN_LAYERS, DN_HEADS)
+    args = parse_game_args(parser, argv, ('exploration', 'student'))
     check_network_flags(args)
     game = load_game(args.game)
     check_network(game, args)
-    check_self_play_memory(game, args.games, args.sims, SP_PARALLEL)
+    check_self_play(game, args.games, args.sims, SP_PARALLEL)
     return args
 
 
@@ -113,9 +117,8 @@ def main():
 
     # The teacher's games, split by game: most to learn from, some to measure agreement on
     # (the teacher plays as in self-play: temperature 1, the game's exploration settings)
-    settings = {'sims': args.sims, 'temperature': 1.0, 'dirichlet_alpha': args.dirichlet,
-                'dirichlet_weight': SP_DIRICHLET_WEIGHT, 'greedy_after': args.greedy_after,
-                'opening_moves': args.random_opening, 'peek': True, 'parallel': SP_PARALLEL, 'cache': True}
+    settings = self_play_settings(args.sims, dirichlet_alpha=args.dirichlet, opening_moves=args.random_opening,
+                                  greedy_after=args.greedy_after)
     held_out = max(1, round(DS_HELD_OUT * args.games)) if args.games > 1 else 0
     with tqdm(total=args.games, desc='teacher self-play', unit='game') as progress:
         measure = play_self_play(game, teacher, held_out, settings, rng, progress)[0] if held_out else None

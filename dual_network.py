@@ -16,10 +16,11 @@
 
 import os
 
-from alphazero.cli import ArgumentParser, UserError, quiet_keras, run
+from alphazero.cli import ArgumentParser, quiet_keras, run
 from alphazero.files import remove_stale_temporaries, save_model
+from alphazero.flags import add_network_flags, check_network_flags, network_arguments
 from alphazero.games import add_game_flag, as_game, load_game, model_path
-from alphazero.limits import MAX_DEPTH, MAX_WIDTH, check_network, whole_number
+from alphazero.limits import check_network
 from alphazero.settings import parse_game_args
 
 # Parameters
@@ -189,37 +190,11 @@ def dual_network(game=None, filters=DN_FILTERS, residual_num=DN_RESIDUAL_NUM, ne
     return True
 
 
-NETWORKS = ('book', 'resnet', 'transformer')
-
-
-def add_network_flags(parser):
-    parser.add_argument('--network', choices=NETWORKS, default=DN_NETWORK,
-                        help='the network of a new model: book (the book\'s ResNet), resnet (with AlphaGo Zero\'s '
-                             'heads) or transformer (default: %(default)s)')
-    parser.add_argument('--filters', type=whole_number(1, MAX_WIDTH), default=DN_FILTERS, help='book, resnet: filters per convolution (default: %(default)s)')
-    parser.add_argument('--blocks', type=whole_number(0, MAX_DEPTH), default=DN_RESIDUAL_NUM, help='book, resnet: residual blocks (default: %(default)s)')
-    parser.add_argument('--width', type=whole_number(1, MAX_WIDTH), default=DN_WIDTH, help='transformer: width of a token (default: %(default)s)')
-    parser.add_argument('--layers', type=whole_number(0, MAX_DEPTH), default=DN_LAYERS, help='transformer: encoder layers (default: %(default)s)')
-    parser.add_argument('--heads', type=whole_number(1, MAX_WIDTH), default=DN_HEADS,
-                        help='transformer: attention heads, a divisor of the width (default: %(default)s)')
-
-
-def check_network_flags(args):
-    if args.width % args.heads:
-        raise UserError(f'--heads {args.heads} does not divide --width {args.width}: give a divisor of the width')
-
-
-# The network flags as arguments of dual_network() and describe_network()
-def network_arguments(args):
-    return {'network': args.network, 'filters': args.filters, 'residual_num': args.blocks, 'width': args.width,
-            'layer_count': args.layers, 'heads': args.heads}
-
-
 def parse_args(argv=None):
     parser = ArgumentParser(description="Create the untrained dual network as the first best player "
                                                  "(does nothing when it exists).")
     add_game_flag(parser)
-    add_network_flags(parser)
+    add_network_flags(parser, DN_NETWORK, DN_FILTERS, DN_RESIDUAL_NUM, DN_WIDTH, DN_LAYERS, DN_HEADS)
     args = parse_game_args(parser, argv, ('network',))
     check_network_flags(args)
     game = load_game(args.game)

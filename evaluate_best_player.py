@@ -17,17 +17,17 @@ from tqdm import tqdm
 from alphazero.cli import ArgumentParser, UserError, run
 from alphazero.exact import describe, exact_strength
 from alphazero.files import model_advice, playing_sims
+from alphazero.flags import add_engine_flags, add_search_flags
 from alphazero.games import add_game_flag, as_game, load_game, model_path, playing_model_path
 from alphazero.gtp import EnginePlayer
 from alphazero.inference import onnx_is_current, use_device
-from alphazero.limits import MAX_ENGINES, MAX_GAMES, MAX_PARALLEL, check_search, engine_command, file_path, whole_number
+from alphazero.limits import MAX_ENGINES, MAX_GAMES, MAX_PARALLEL, check_search, file_path, whole_number
 from alphazero.match import (FunctionPlayer, describe_match, duplicate_starts, match_pairings, match_summary,
                              mcts_player, paired_openings, play_games, player_points)
 from alphazero.onnx_export import ensure_onnx
 from alphazero.settings import parse_game_args
 from alphazero.workers import add_worker_flags, worker_pool
 from pv_mcts import PV_EVALUATE_COUNT
-from self_play import add_search_flags
 
 # Parameters
 EP_GAME_COUNT = 10      # games against each opponent
@@ -117,22 +117,6 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
     return scores
 
 
-def add_engine_flags(parser):
-    parser.add_argument('--engine', action='append', default=[], metavar='COMMAND', type=engine_command,
-                        help='also play this GTP engine, for example --engine "/usr/games/gtp-rhino -l 1" '
-                             '(repeat the flag for several engines)')
-    parser.add_argument('--engine-games', type=whole_number(1, MAX_GAMES), default=EP_ENGINE_GAME_COUNT, metavar='N',
-                        help='games against each engine (default: %(default)s)')
-    add_opening_flag(parser)
-
-
-def add_opening_flag(parser):
-    parser.add_argument('--opening', type=whole_number(0, 1000), default=EP_OPENING, metavar='K',
-                        help='each game of a match starts after K random moves, and each '
-                             'opening is played once with each colour; 0 starts from the start, as the book '
-                             '(default: %(default)s)')
-
-
 # Engines play over GTP, one process per game at once: refuse a game GTP cannot play, and more
 # processes than a machine runs
 def check_engines(game, engines, parallel):
@@ -172,11 +156,11 @@ def parse_args(argv=None):
     parser.add_argument('--opponent', action='append', default=[], metavar='NAME',
                         help='play only this fixed opponent, e.g. random or alphabeta4 (repeatable; none: only the '
                              'engines and --versus models) (default: every opponent of the game)')
-    add_engine_flags(parser)
+    add_engine_flags(parser, EP_ENGINE_GAME_COUNT, EP_OPENING)
     parser.add_argument('--parallel', type=whole_number(1, MAX_PARALLEL), default=EP_PARALLEL,
                         help='games played at once; each engine game runs its own copy of the engine, so give a slow '
                              'engine about as many as there are cores (default: %(default)s)')
-    add_search_flags(parser, None)
+    add_search_flags(parser, None, PV_EVALUATE_COUNT)
     add_worker_flags(parser)
     args = parse_game_args(parser, argv, ('evaluation',))
     game = load_game(args.game)

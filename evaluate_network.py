@@ -10,6 +10,7 @@ from tqdm import tqdm
 
 from alphazero.cli import ArgumentParser, run
 from alphazero.files import copy_file, remove_stale_temporaries
+from alphazero.flags import add_search_flags
 from alphazero.games import add_game_flag, as_game, load_game, model_path
 from alphazero.inference import use_device
 from alphazero.limits import MAX_GAMES, check_search, real_number, whole_number
@@ -18,7 +19,7 @@ from alphazero.onnx_export import ensure_onnx
 from alphazero.settings import parse_game_args
 from alphazero.workers import add_worker_flags, worker_pool
 from pv_mcts import PV_EVALUATE_COUNT
-from self_play import add_search_flags, first_player_value
+from self_play import first_player_value
 
 # Parameters
 EN_GAME_COUNT = 10      # games per evaluation (the AlphaZero paper: 400)
@@ -80,7 +81,7 @@ def parse_args(argv=None):
                                         'scores more than 0.5 on average.')
     add_game_flag(parser)
     parser.add_argument('--games', type=whole_number(1, MAX_GAMES), default=EN_GAME_COUNT, help='games to play, EN_GAME_COUNT (default: %(default)s)')
-    add_search_flags(parser)
+    add_search_flags(parser, PV_EVALUATE_COUNT, PV_EVALUATE_COUNT)
     parser.add_argument('--temperature', type=real_number(0, 100), default=EN_TEMPERATURE,
                         help='Boltzmann temperature of both players (default: %(default)s)')
     add_worker_flags(parser)

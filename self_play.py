@@ -14,9 +14,10 @@ from tqdm import tqdm
 
 from alphazero.cli import ArgumentParser, run
 from alphazero.files import history_path, remove_stale_temporaries, write_history
+from alphazero.flags import add_exploration_flags, add_search_flags
 from alphazero.games import add_game_flag, as_game, data_dir, load_game, model_path, player_value
-from alphazero.inference import add_device_flag, load_network, use_device
-from alphazero.limits import MAX_GAMES, MAX_PARALLEL, MAX_SIMS, check_history, check_search, real_number, seed, whole_number
+from alphazero.inference import load_network, use_device
+from alphazero.limits import MAX_GAMES, MAX_PARALLEL, check_self_play, real_number, whole_number
 from alphazero.match import play_self_play
 from alphazero.onnx_export import ensure_onnx
 from alphazero.settings import parse_game_args
@@ -38,15 +39,24 @@ def first_player_value(ended_state):
     return player_value(ended_state, True)
 
 
+# How self-play plays, as alphazero/match.py's play_self_play takes it (distill.py's teacher plays so too)
+def self_play_settings(evaluate_count=PV_EVALUATE_COUNT, *, temperature=SP_TEMPERATURE, dirichlet_alpha=SP_DIRICHLET_ALPHA,
+                       opening_moves=SP_RANDOM_OPENING, greedy_after=SP_GREEDY_AFTER, peek=True, parallel=SP_PARALLEL,
+                       cache=True):
+    return {'sims': evaluate_count, 'temperature': temperature, 'dirichlet_alpha': dirichlet_alpha,
+            'dirichlet_weight': SP_DIRICHLET_WEIGHT, 'greedy_after': greedy_after, 'opening_moves': opening_moves,
+            'peek': peek, 'parallel': parallel, 'cache': cache}
+
+
 # Self-play: returns the history file's path and the stage's statistics
 def self_play(game=None, game_count=SP_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT, *,
               temperature=SP_TEMPERATURE, parallel=SP_PARALLEL, cache=True, backend='auto', seed=None,
               dirichlet_alpha=SP_DIRICHLET_ALPHA, opening_moves=SP_RANDOM_OPENING, greedy_after=SP_GREEDY_AFTER,
               peek=True, pool=None, path=None):
     game = as_game(game)
-    settings = {'sims': evaluate_count, 'temperature': temperature, 'dirichlet_alpha': dirichlet_alpha,
-                'dirichlet_weight': SP_DIRICHLET_WEIGHT, 'greedy_after': greedy_after, 'opening_moves': opening_moves,
-                'peek': peek, 'parallel': parallel, 'cache': cache}
+    settings = self_play_settings(evaluate_count, temperature=temperature, dirichlet_alpha=dirichlet_alpha,
+                                  opening_moves=opening_moves, greedy_after=greedy_after, peek=peek, parallel=parallel,
+                                  cache=cache)
 
     # Play all games, many at a time (beyond the book: or on Ray workers, `pool`)
     start = time.perf_counter()
@@ -69,55 +79,19 @@ def self_play(game=None, game_count=SP_GAME_COUNT, evaluate_count=PV_EVALUATE_CO
     return path, stats
 
 
-def add_search_flags(parser, evaluate_count=PV_EVALUATE_COUNT):
-    """Search flags; with evaluate_count None, --sims defaults to what the model records."""
-    parser.add_argument('--sims', type=whole_number(1, MAX_SIMS), default=evaluate_count,
-                        help=f'search simulations per move (default: what the model records, else {PV_EVALUATE_COUNT})'
-                        if evaluate_count is None else 'search simulations per move, PV_EVALUATE_COUNT (default: %(default)s)')
-    parser.add_argument('--no-cache', dest='cache', action='store_false',
-                        help='evaluate every leaf with the network, even positions seen before')
-    parser.add_argument('--backend', choices=('auto', 'onnx', 'keras'), default='auto',
-                        help='inference: onnxruntime when best.onnx is current, else Keras (default: %(default)s)')
-    parser.add_argument('--seed', type=seed, help='random seed for reproducible games')
-    add_device_flag(parser)
-
-
-# Ways for self-play to try moves its network would not (both off by default, as in the book)
-def add_exploration_flags(parser):
-    parser.add_argument('--dirichlet', type=real_number(0, 1000), default=SP_DIRICHLET_ALPHA, metavar='ALPHA',
-                        help=f'mix Dirichlet(ALPHA) noise into the root priors of self-play, weight '
-                             f'{SP_DIRICHLET_WEIGHT}; 0 is off, as in the book (default: %(default)s)')
-    parser.add_argument('--random-opening', type=whole_number(0, 1000), default=SP_RANDOM_OPENING, metavar='N',
-                        help='start each self-play game after 0 to N random moves, which are not recorded '
-                             '(default: %(default)s; 0 is off, as in the book)')
-    parser.add_argument('--greedy-after', type=whole_number(0, 1000), default=SP_GREEDY_AFTER, metavar='N',
-                        help='from the Nth move of a self-play game on, play the most visited move instead of '
-                             'sampling at the temperature; the policy target stays the visit distribution '
-                             '(default: %(default)s; None is never, as in the book)')
-    parser.add_argument('--no-peek', dest='peek', action='store_false',
-                        help='games with hidden information (pointothello): self-play searches only what a player '
-                             'sees, as every other stage does (default: self-play may see it, as the point-Othello page\'s does)')
-
-
-# What a stage of `game_count` games, `parallel` of them at once, will hold in memory
-def check_self_play_memory(game, game_count, sims, parallel):
-    check_search(game, sims, min(parallel, game_count))
-    check_history(game, game_count)
-
-
 def parse_args(argv=None):
     parser = ArgumentParser(description='The best player plays itself; the games go to a new history file.')
     add_game_flag(parser)
     parser.add_argument('--games', type=whole_number(1, MAX_GAMES), default=SP_GAME_COUNT, help='games to play, SP_GAME_COUNT (default: %(default)s)')
-    add_search_flags(parser)
+    add_search_flags(parser, PV_EVALUATE_COUNT, PV_EVALUATE_COUNT)
     parser.add_argument('--temperature', type=real_number(0, 100), default=SP_TEMPERATURE,
                         help='Boltzmann temperature on the visit counts (default: %(default)s)')
     parser.add_argument('--parallel', type=whole_number(1, MAX_PARALLEL), default=SP_PARALLEL, help='games played at once (default: %(default)s)')
-    add_exploration_flags(parser)
+    add_exploration_flags(parser, SP_DIRICHLET_ALPHA, SP_RANDOM_OPENING, SP_GREEDY_AFTER, SP_DIRICHLET_WEIGHT)
     add_worker_flags(parser)
     args = parse_game_args(parser, argv, ('search', 'self_play', 'exploration'))
     game = load_game(args.game)
-    check_self_play_memory(game, args.games, args.sims, args.parallel)
+    check_self_play(game, args.games, args.sims, args.parallel)
     return args
 
 

@@ -16,19 +16,24 @@ import time
 
 from alphazero.cli import ArgumentParser, UserError, run
 from alphazero.files import atomic_output, copy_file, history_path, remove_stale_temporaries
+from alphazero.flags import (add_engine_flags, add_exploration_flags, add_network_flags, add_search_flags,
+                             add_training_flags, check_network_flags, network_arguments)
 from alphazero.games import add_game_flag, data_dir, game_flag, load_game, model_path
 from alphazero.inference import file_sha256, load_network, use_device
-from alphazero.limits import MAX_GAMES, MAX_PARALLEL, check_network, check_samples, whole_number
+from alphazero.limits import MAX_GAMES, MAX_PARALLEL, check_network, check_samples, check_self_play, whole_number
 from alphazero.onnx_export import ensure_onnx
 from alphazero.settings import ALL_PURPOSES, parse_game_args
+from alphazero.training import STEPS_PER_EXECUTION
 from alphazero.workers import add_worker_flags, worker_pool
-from dual_network import add_network_flags, check_network_flags, describe_network, dual_network, network_arguments
-from evaluate_best_player import EP_GAME_COUNT, add_engine_flags, evaluate_best_player
+from dual_network import (DN_FILTERS, DN_HEADS, DN_LAYERS, DN_NETWORK, DN_RESIDUAL_NUM, DN_WIDTH, describe_network,
+                          dual_network)
+from evaluate_best_player import EP_ENGINE_GAME_COUNT, EP_GAME_COUNT, EP_OPENING, evaluate_best_player
 from evaluate_network import EN_GAME_COUNT, KEEP_MESSAGE, evaluate_network, update_best_player
 from plot import METRICS_FILE, plot_metrics, read_metrics
 from pv_mcts import PV_EVALUATE_COUNT
-from self_play import SP_GAME_COUNT, SP_PARALLEL, add_exploration_flags, add_search_flags, check_self_play_memory, self_play
-from train_network import RN_EPOCHS, add_training_flags, train_network
+from self_play import (SP_DIRICHLET_ALPHA, SP_DIRICHLET_WEIGHT, SP_GAME_COUNT, SP_GREEDY_AFTER, SP_PARALLEL,
+                       SP_RANDOM_OPENING, self_play)
+from train_network import RN_EPOCHS, RN_SAMPLES, RN_WINDOW, train_network
 
 # Parameters
 TC_CYCLES = 10          # training cycles
@@ -64,7 +69,7 @@ def parse_args(argv=None):
                         help='games of best vs each fixed opponent (default: %(default)s)')
     parser.add_argument('--best-every', type=whole_number(1), default=1, metavar='K',
                         help='play the fixed opponents every K cycles and in the last one (default: %(default)s)')
-    add_engine_flags(parser)
+    add_engine_flags(parser, EP_ENGINE_GAME_COUNT, EP_OPENING)
     add_worker_flags(parser)
     parser.add_argument('--parallel', type=whole_number(1, MAX_PARALLEL), default=SP_PARALLEL, help='self-play games played at once (default: %(default)s)')
     parser.add_argument('--no-gate', dest='gate', action='store_false',
@@ -75,10 +80,10 @@ def parse_args(argv=None):
                              'best.h5), to measure later what more training gained; 0 keeps none (default: %(default)s)')
     parser.add_argument('--until-perfect', action='store_true',
                         help='stop once the best player plays perfectly (games small enough to solve)')
-    add_network_flags(parser)
-    add_search_flags(parser, PV_EVALUATE_COUNT)
-    add_exploration_flags(parser)
-    add_training_flags(parser)
+    add_network_flags(parser, DN_NETWORK, DN_FILTERS, DN_RESIDUAL_NUM, DN_WIDTH, DN_LAYERS, DN_HEADS)
+    add_search_flags(parser, PV_EVALUATE_COUNT, PV_EVALUATE_COUNT)
+    add_exploration_flags(parser, SP_DIRICHLET_ALPHA, SP_RANDOM_OPENING, SP_GREEDY_AFTER, SP_DIRICHLET_WEIGHT)
+    add_training_flags(parser, RN_WINDOW, RN_SAMPLES, STEPS_PER_EXECUTION)
 
     # The game's defaults and then the preset's replace the book's, then the command line is read over them
     args = parse_game_args(parser, argv, ALL_PURPOSES, PRESETS)
@@ -95,7 +100,7 @@ def parse_args(argv=None):
 # What the run will hold in memory: its network, its self-play stage and its training samples
 def check_run_memory(game, args):
     check_network(game, args)
-    check_self_play_memory(game, args.games, args.sims, args.parallel)
+    check_self_play(game, args.games, args.sims, args.parallel)
     check_samples(game, args.samples)
 
 

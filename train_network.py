@@ -9,13 +9,15 @@ import sys
 
 import numpy as np
 
-from alphazero.training import STEPS_PER_EXECUTION, augment, compile_model, progress_callback, replay_sample
 from alphazero.cli import ArgumentParser, UserError, quiet_keras, run
-from alphazero.files import history_files, history_sims, load_history, load_model, remove_stale_temporaries, save_model
+from alphazero.files import (history_files, history_sims, load_history, load_model, remove_stale_temporaries,
+                             save_model)
+from alphazero.flags import add_training_flags
 from alphazero.games import add_game_flag, as_game, data_dir, load_game, model_path
 from alphazero.inference import add_device_flag, use_device
-from alphazero.limits import MAX_BATCH, MAX_SAMPLES, check_samples, whole_number
+from alphazero.limits import MAX_BATCH, check_samples, whole_number
 from alphazero.settings import parse_game_args
+from alphazero.training import STEPS_PER_EXECUTION, augment, compile_model, progress_callback, replay_sample
 
 # Parameters
 RN_EPOCHS = 100         # training epochs per cycle
@@ -106,24 +108,13 @@ def train_network(game=None, epochs=RN_EPOCHS, *, batch_size=RN_BATCH_SIZE, trus
     return losses
 
 
-def add_training_flags(parser):
-    parser.add_argument('--window', type=whole_number(1), default=RN_WINDOW,
-                        help='train on the newest K history files (default: %(default)s, the book)')
-    parser.add_argument('--symmetries', action='store_true',
-                        help="also train on every symmetric copy of each position (not in the book)")
-    parser.add_argument('--samples', type=whole_number(0, MAX_SAMPLES), default=RN_SAMPLES, metavar='N',
-                        help='train on N samples drawn from the window, each in a random symmetry, instead of '
-                             f'epochs (rounded up to whole calls of {STEPS_PER_EXECUTION} batches); 0 trains '
-                             'epochs, as in the book (default: %(default)s)')
-
-
 def parse_args(argv=None):
     parser = ArgumentParser(description='Train the best network on the newest self-play data; '
                                         'the result is saved as latest.h5.')
     add_game_flag(parser)
     parser.add_argument('--epochs', type=whole_number(1), default=RN_EPOCHS, help='training epochs, RN_EPOCHS (default: %(default)s)')
     parser.add_argument('--batch-size', type=whole_number(1, MAX_BATCH), default=RN_BATCH_SIZE, help='samples per step (default: %(default)s)')
-    add_training_flags(parser)
+    add_training_flags(parser, RN_WINDOW, RN_SAMPLES, STEPS_PER_EXECUTION)
     parser.add_argument('--trust-pickle', action='store_true',
                         help="also read the book's pickled .history files (unpickling runs code: only your own files)")
     add_device_flag(parser)

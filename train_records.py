@@ -21,13 +21,15 @@ from tqdm import tqdm
 
 from alphazero.cli import ArgumentParser, UserError, quiet_keras, run
 from alphazero.files import atomic_output, save_model
+from alphazero.flags import add_network_flags, check_network_flags, network_arguments
 from alphazero.games import load_game, model_path, player_value
 from alphazero.limits import MAX_BATCH, check_network, file_path, real_number, seed, whole_number
 from alphazero.onnx_export import ensure_onnx
 from alphazero.records import RecordError, read_records, replay
 from alphazero.settings import parse_game_args
 from alphazero.training import compile_model, epoch_batches, train_epoch
-from dual_network import add_network_flags, build_network, check_network_flags, describe_network, network_arguments
+from dual_network import (DN_FILTERS, DN_HEADS, DN_LAYERS, DN_NETWORK, DN_RESIDUAL_NUM, DN_WIDTH, build_network,
+                          describe_network)
 from train_network import RN_BATCH_SIZE
 
 # Parameters
@@ -190,7 +192,7 @@ def parse_args(argv=None):
                         help='share of the games kept for validation (default: %(default)s)')
     parser.add_argument('--from-best', action='store_true', help="train the game's existing best.h5 further")
     parser.add_argument('--seed', type=seed, help='random seed of the split, the network and the symmetries')
-    add_network_flags(parser)
+    add_network_flags(parser, DN_NETWORK, DN_FILTERS, DN_RESIDUAL_NUM, DN_WIDTH, DN_LAYERS, DN_HEADS)
     args = parse_game_args(parser, argv, ('network',))  # the game's network by default
     game = load_game(args.game)
     check_network_flags(args)

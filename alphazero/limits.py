@@ -148,6 +148,12 @@ def check_samples(game, samples):
     check_memory(samples * per_sample, f'training on {samples:,} samples at once', 'lower --samples.')
 
 
+def check_self_play(game, game_count, sims, parallel):
+    """What a self-play stage of `game_count` games, `parallel` of them at once, holds in memory."""
+    check_search(game, sims, min(parallel, game_count))
+    check_history(game, game_count)
+
+
 def network_parameters(game, network, filters, blocks, width, layers):
     """About how many weights a network of these flags has (the large terms of dual_network.py)."""
     squares = math.prod(game.INPUT_SHAPE[:-1])

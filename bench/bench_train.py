@@ -24,9 +24,11 @@ os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
 import numpy as np  # noqa: E402
 
 from alphazero.files import save_model  # noqa: E402
+from alphazero.flags import NETWORKS, add_network_flags, network_arguments  # noqa: E402
 from alphazero.games import GAMES, load_game, model_path, sample_positions  # noqa: E402
-from dual_network import NETWORKS, add_network_flags, build_network, network_arguments  # noqa: E402
 from alphazero.training import compile_model  # noqa: E402
+from dual_network import (DN_FILTERS, DN_HEADS, DN_LAYERS, DN_NETWORK, DN_RESIDUAL_NUM, DN_WIDTH,  # noqa: E402
+                          build_network)
 from train_network import RN_BATCH_SIZE, train_network  # noqa: E402
 
 
@@ -159,7 +161,7 @@ def stage_seconds(game, args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--game', choices=sorted(GAMES), default='tictactoe')
-    add_network_flags(parser)
+    add_network_flags(parser, DN_NETWORK, DN_FILTERS, DN_RESIDUAL_NUM, DN_WIDTH, DN_LAYERS, DN_HEADS)
     parser.add_argument('--samples', type=int, default=3840, help='about one default self-play stage')
     parser.add_argument('--epochs', type=int, default=3, help='timed epochs (after one warm-up epoch)')
     args = parser.parse_args()

@@ -8,13 +8,15 @@ import numpy as np
 import pytest
 
 from alphazero.files import load_model, save_model, write_history
+from alphazero.flags import NETWORKS
 from alphazero.games import GAMES, data_dir, load_game, model_path, sample_positions
 from alphazero.inference import KerasNetwork, OnnxNetwork
-from dual_network import NETWORKS, build_network
 from alphazero.onnx_export import PARITY_TOLERANCE
+from alphazero.training import replay_sample
+from dual_network import build_network
 from export import export
 from conftest import REPO
-from train_network import replay_sample, train_network
+from train_network import train_network
 
 TINY = {'filters': 8, 'residual_num': 1, 'width': 16, 'layer_count': 1, 'heads': 2}
 

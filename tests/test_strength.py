@@ -16,7 +16,7 @@ from alphazero.games import sample_positions
 from alphazero.inference import KerasNetwork, onnx_is_current
 from alphazero.match import FunctionPlayer
 from conftest import REPO, tiny_model
-from train_network import augment
+from alphazero.training import augment
 
 
 @pytest.fixture(scope='module')

@@ -1,0 +1,97 @@
+"""The groups of command-line flags that several stage scripts share. Each function adds one group;
+its defaults are the constants of the stage that owns them (at the top of that script, as in the
+book), passed in by the script, so that --help shows where every value comes from."""
+from alphazero.cli import UserError
+from alphazero.inference import add_device_flag
+from alphazero.limits import (MAX_DEPTH, MAX_GAMES, MAX_SAMPLES, MAX_SIMS, MAX_WIDTH, engine_command, real_number, seed,
+                              whole_number)
+
+NETWORKS = ('book', 'resnet', 'transformer')
+
+
+def add_search_flags(parser, sims, fallback):
+    """How the search runs; with sims None, --sims defaults to what the model records, else `fallback`."""
+    parser.add_argument('--sims', type=whole_number(1, MAX_SIMS), default=sims,
+                        help=f'search simulations per move (default: what the model records, else {fallback})'
+                        if sims is None else 'search simulations per move, PV_EVALUATE_COUNT (default: %(default)s)')
+    parser.add_argument('--no-cache', dest='cache', action='store_false',
+                        help='evaluate every leaf with the network, even positions seen before')
+    parser.add_argument('--backend', choices=('auto', 'onnx', 'keras'), default='auto',
+                        help='inference: onnxruntime when best.onnx is current, else Keras (default: %(default)s)')
+    parser.add_argument('--seed', type=seed, help='random seed for reproducible games')
+    add_device_flag(parser)
+
+
+def add_exploration_flags(parser, dirichlet, random_opening, greedy_after, dirichlet_weight):
+    """Ways for self-play to try moves its network would not (self_play.py's SP_ constants)."""
+    parser.add_argument('--dirichlet', type=real_number(0, 1000), default=dirichlet, metavar='ALPHA',
+                        help=f'mix Dirichlet(ALPHA) noise into the root priors of self-play, weight '
+                             f'{dirichlet_weight}; 0 is off, as in the book (default: %(default)s)')
+    parser.add_argument('--random-opening', type=whole_number(0, 1000), default=random_opening, metavar='N',
+                        help='start each self-play game after 0 to N random moves, which are not recorded '
+                             '(default: %(default)s; 0 is off, as in the book)')
+    parser.add_argument('--greedy-after', type=whole_number(0, 1000), default=greedy_after, metavar='N',
+                        help='from the Nth move of a self-play game on, play the most visited move instead of '
+                             'sampling at the temperature; the policy target stays the visit distribution '
+                             '(default: %(default)s; None is never, as in the book)')
+    parser.add_argument('--no-peek', dest='peek', action='store_false',
+                        help='games with hidden information (pointothello): self-play searches only what a player '
+                             'sees, as every other stage does (default: self-play may see it, as the point-Othello '
+                             'page\'s does)')
+
+
+def add_opening_flag(parser, opening):
+    parser.add_argument('--opening', type=whole_number(0, 1000), default=opening, metavar='K',
+                        help='each game of a match starts after K random moves, and each '
+                             'opening is played once with each colour; 0 starts from the start, as the book '
+                             '(default: %(default)s)')
+
+
+def add_engine_flags(parser, engine_games, opening):
+    """GTP engines as opponents (evaluate_best_player.py's EP_ constants)."""
+    parser.add_argument('--engine', action='append', default=[], metavar='COMMAND', type=engine_command,
+                        help='also play this GTP engine, for example --engine "/usr/games/gtp-rhino -l 1" '
+                             '(repeat the flag for several engines)')
+    parser.add_argument('--engine-games', type=whole_number(1, MAX_GAMES), default=engine_games, metavar='N',
+                        help='games against each engine (default: %(default)s)')
+    add_opening_flag(parser, opening)
+
+
+def add_training_flags(parser, window, samples, steps_per_execution):
+    """What each training stage trains on (train_network.py's RN_ constants)."""
+    parser.add_argument('--window', type=whole_number(1), default=window,
+                        help='train on the newest K history files (default: %(default)s, the book)')
+    parser.add_argument('--symmetries', action='store_true',
+                        help="also train on every symmetric copy of each position (not in the book)")
+    parser.add_argument('--samples', type=whole_number(0, MAX_SAMPLES), default=samples, metavar='N',
+                        help='train on N samples drawn from the window, each in a random symmetry, instead of '
+                             f'epochs (rounded up to whole calls of {steps_per_execution} batches); 0 trains '
+                             'epochs, as in the book (default: %(default)s)')
+
+
+def add_network_flags(parser, network, filters, blocks, width, layers, heads):
+    """The network of a new model (dual_network.py's DN_ constants)."""
+    parser.add_argument('--network', choices=NETWORKS, default=network,
+                        help='the network of a new model: book (the book\'s ResNet), resnet (with AlphaGo Zero\'s '
+                             'heads) or transformer (default: %(default)s)')
+    parser.add_argument('--filters', type=whole_number(1, MAX_WIDTH), default=filters,
+                        help='book, resnet: filters per convolution (default: %(default)s)')
+    parser.add_argument('--blocks', type=whole_number(0, MAX_DEPTH), default=blocks,
+                        help='book, resnet: residual blocks (default: %(default)s)')
+    parser.add_argument('--width', type=whole_number(1, MAX_WIDTH), default=width,
+                        help='transformer: width of a token (default: %(default)s)')
+    parser.add_argument('--layers', type=whole_number(0, MAX_DEPTH), default=layers,
+                        help='transformer: encoder layers (default: %(default)s)')
+    parser.add_argument('--heads', type=whole_number(1, MAX_WIDTH), default=heads,
+                        help='transformer: attention heads, a divisor of the width (default: %(default)s)')
+
+
+def check_network_flags(args):
+    if args.width % args.heads:
+        raise UserError(f'--heads {args.heads} does not divide --width {args.width}: give a divisor of the width')
+
+
+def network_arguments(args):
+    """The network flags as the keyword arguments of dual_network() and describe_network()."""
+    return {'network': args.network, 'filters': args.filters, 'residual_num': args.blocks, 'width': args.width,
+            'layer_count': args.layers, 'heads': args.heads}
