@@ -173,10 +173,10 @@ def action_name(state, action):
 # Where an action goes, for a board drawn from the first player's side: (source square or None for a
 # drop, destination square, the piece dropped or 0)
 # How the text player and the window explain the moves and the sides
-MOVE_HELP = ('Type a move as its square and the square it goes to (b3b2), or a drop as the piece, * and the square '
-             '(C*a2); C chick, E elephant, G giraffe, L lion.')
-SIDE_NAMES = ('the light pieces (capitals in the terminal), moving up the board',
-              'the dark pieces (small letters in the terminal), moving down the board')
+MOVE_HELP = ("The board shows the first player's pieces in capitals, the second player's in small letters. Type a "
+             'move as its square and the square it goes to (b3b2), or a drop as the piece, * and the square (C*a2); '
+             'C chick, E elephant, G giraffe, L lion.')
+SIDE_NAMES = ('the light pieces, moving up the board', 'the dark pieces, moving down the board')
 PIECE_LETTERS = {CHICK: 'C', ELEPHANT: 'E', GIRAFFE: 'G', LION: 'L'}
 
 

@@ -257,7 +257,7 @@ def test_a_human_plays_a_whole_text_game_by_move_names(capsys):
     assert ended.is_done() and asked[0] == ['b3b2', 'a4a3', 'b4a3', 'b4c3']
     assert "'z9z9' is not a legal move; type one of b3b2 a4a3 b4a3 b4c3" in out
     assert out.strip().splitlines()[-1] in ('You win', 'You lose', 'Draw') and 'AI plays ' in out
-    assert 'hand: ' in out and 'You play the light pieces (capitals in the terminal), moving up the board' in out
+    assert 'hand: ' in out and 'You play the light pieces, moving up the board' in out and 'first player\'s pieces in capitals' in out
 
 
 def test_gtp_refuses_shogi_in_one_line(workdir):
