@@ -43,7 +43,7 @@ KEPT_DIR = 'kept'       # beside best.h5: copies of the best model every --keep-
 # Presets: named sets of defaults; flags given on the command line still win
 PRESETS = {
     'book': {},
-    # A small network with root noise, symmetries, a window of recent data and no gate (README:
+    # A small network with root noise, symmetries, a window of recent data and no gate (docs/strength.md:
     # what it reaches and how fast)
     'fast': {'filters': 32, 'blocks': 3, 'games': 200, 'epochs': 5, 'sims': 400, 'dirichlet': 0.3,
              'random_opening': 6, 'greedy_after': 2, 'symmetries': True, 'window': 4, 'gate': False,

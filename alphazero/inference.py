@@ -16,7 +16,7 @@ INPUT_NAME = 'input'                 # ONNX input: (batch, H, W, C) float32
 OUTPUT_NAMES = ('pi', 'v')           # ONNX outputs: policy (batch, A) softmax, value (batch, 1) tanh
 SOURCE_KEY = 'source_sha256'         # ONNX metadata: hash of the .h5 file it was converted from
 
-# The device the networks run on, chosen once per process with --device (README: GPUs)
+# The device the networks run on, chosen once per process with --device (docs/scaling.md)
 PROVIDERS = {'cpu': ['CPUExecutionProvider'], 'gpu': ['CUDAExecutionProvider', 'CPUExecutionProvider']}
 device = 'cpu'
 
@@ -28,18 +28,18 @@ def use_device(name):
         import onnxruntime
         if 'CUDAExecutionProvider' not in onnxruntime.get_available_providers():
             raise UserError('--device gpu: onnxruntime finds no CUDA GPU here; on a machine with an NVIDIA GPU '
-                            'install the GPU builds (README: GPUs), or leave out --device')
+                            'install the GPU builds (docs/scaling.md), or leave out --device')
         from alphazero.cli import quiet_keras
         quiet_keras()
         import tensorflow as tf
         if not tf.config.list_physical_devices('GPU'):
-            raise UserError('--device gpu: TensorFlow finds no GPU (the CPU build is installed?); see README: GPUs')
+            raise UserError('--device gpu: TensorFlow finds no GPU (the CPU build is installed?); see docs/scaling.md')
     device = name
 
 
 def add_device_flag(parser):
     parser.add_argument('--device', choices=sorted(PROVIDERS), default='cpu',
-                        help='where the networks run: cpu, or gpu (an NVIDIA GPU with the GPU builds; README: GPUs) '
+                        help='where the networks run: cpu, or gpu (an NVIDIA GPU with the GPU builds; docs/scaling.md) '
                              '(default: %(default)s)')
 
 

@@ -1,4 +1,4 @@
-"""The documentation's links lead somewhere: every relative link of README.md and docs/*.md names
+"""The documentation's links lead somewhere: every relative link of the READMEs and docs/ names
 a file of the repository, and every #anchor a heading of the page it points to."""
 import glob
 import os
@@ -8,7 +8,8 @@ import pytest
 
 from conftest import REPO
 
-PAGES = ['README.md', *sorted(os.path.relpath(p, REPO) for p in glob.glob(os.path.join(REPO, 'docs', '*.md')))]
+PAGES = ['README.md', 'README.ja.md',
+         *sorted(os.path.relpath(p, REPO) for p in glob.glob(os.path.join(REPO, 'docs', '**', '*.md'), recursive=True))]
 LINK = re.compile(r'\[[^\]]*\]\(([^)\s]+)\)')
 
 

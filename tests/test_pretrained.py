@@ -51,11 +51,11 @@ def test_your_own_model_comes_first(shipped, capsys):
 
 
 
-def test_the_readme_book_api_example_plays_the_shipped_othello_model(workdir):
+def test_the_book_api_example_of_the_docs_plays_the_shipped_othello_model(workdir):
     import re
     import subprocess
     import sys
-    readme = open(os.path.join(REPO, 'README.md')).read()
+    readme = open(os.path.join(REPO, 'docs', 'book.md')).read()
     example = re.search(r"```python\n(from alphazero\.files import load_model\n.*?)```", readme, re.S).group(1)
     result = subprocess.run([sys.executable, '-c', example], cwd=workdir, capture_output=True, text=True, timeout=300,
                             env=dict(os.environ, PYTHONPATH=REPO))

@@ -113,7 +113,7 @@ def simple_perft(simple, depth):
 def test_perft_from_the_start_agrees_with_the_simple_implementation():
     counts = [perft(State(), depth) for depth in range(1, 6)]
     assert counts == [simple_perft(SimpleShogi(), depth) for depth in range(1, 6)]
-    assert counts == [4, 17, 123, 976, 8095]  # quoted in the README
+    assert counts == [4, 17, 123, 976, 8095]  # quoted in docs/games.md
 
 
 def position(rows, hand=(), enemy_hand=(), depth=0):
