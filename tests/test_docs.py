@@ -33,3 +33,67 @@ def test_every_relative_link_resolves(page):
         if not os.path.exists(file) or (anchor and file.endswith('.md') and anchor not in anchors(file)):
             broken.append(target)
     assert not broken, f'{page}: links that lead nowhere: {broken}'
+
+
+# ----- the commands of the documentation -----
+BLOCK = re.compile(r'```(sh|python)\n(.*?)```', re.S)
+COMMAND = re.compile(r'(?:\.venv/bin/python|python3?|bash)\s+([\w/.-]+\.(?:py|sh))([^|;&#\n]*)')
+SCRIPT_OF = {'run.sh': 'train_cycle.py'}  # run.sh passes its flags on to train_cycle.py
+
+
+def blocks(page, language):
+    with open(os.path.join(REPO, page), encoding='utf-8') as f:
+        return [body for kind, body in BLOCK.findall(f.read()) if kind == language]
+
+
+def flags_of(script):
+    """The flags a script's --help lists (its own parse_args in-process when it has one)."""
+    import contextlib
+    import importlib
+    import io
+    import subprocess
+    import sys
+    name = os.path.splitext(script)[0]
+    if '/' not in script and hasattr(importlib.import_module(name), 'parse_args'):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), pytest.raises(SystemExit):
+            importlib.import_module(name).parse_args(['--help'])
+        text = out.getvalue()
+    else:
+        text = subprocess.run([sys.executable, os.path.join(REPO, script), '--help'], capture_output=True, text=True,
+                              timeout=120, cwd=REPO).stdout
+    return set(re.findall(r'--[a-z][a-z-]*', text))
+
+
+@pytest.mark.parametrize('page', PAGES)
+def test_every_command_of_the_docs_names_a_script_and_flags_it_has(page):
+    wrong = []
+    for body in blocks(page, 'sh'):
+        for script, arguments in COMMAND.findall(body.replace('\\\n', ' ')):
+            if script == 'test.sh' or script.startswith('.ci/'):
+                continue  # pytest's arguments
+            script = SCRIPT_OF.get(script, script)
+            if not os.path.exists(os.path.join(REPO, script)):
+                wrong.append(f'{script} does not exist')
+                continue
+            if script.endswith('.sh'):
+                continue  # setup.sh: no flags, only WITH_RAY=1 and WITH_GPU=1
+            unknown = set(re.findall(r'(?<!\S)--[a-z][a-z-]*', arguments)) - flags_of(script)
+            wrong += [f'{script} has no {flag}' for flag in sorted(unknown)]
+    assert not wrong, f'{page}: {wrong}'
+
+
+@pytest.mark.parametrize('page', PAGES)
+def test_every_python_block_of_the_docs_is_python(page):
+    for body in blocks(page, 'python'):
+        compile(body, page, 'exec')
+
+
+def test_the_book_api_example_runs_as_written(tiny_best):
+    import subprocess
+    import sys
+    example = next(body for body in blocks('docs/book.md', 'python') if 'from game import State' in body)
+    result = subprocess.run([sys.executable, '-c', example], capture_output=True, text=True, timeout=300,
+                            env=dict(os.environ, PYTHONPATH=REPO))
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert int(result.stdout.split()[-1]) in range(9)
