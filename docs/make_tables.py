@@ -1,0 +1,80 @@
+"""The tables of shipped models in README.md, README.ja.md and docs/strength.md, made from the files
+that hold the figures (pretrained/*/model.json): run `python docs/make_tables.py` after a model or
+its measurements change. tests/test_docs.py fails when a page's table and its source disagree."""
+import argparse
+import glob
+import json
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BEGIN = '<!-- the table below is made by docs/make_tables.py from pretrained/*/model.json -->'
+END = '<!-- end of the table -->'
+ORDER = ('tictactoe', 'connect4', 'othello6', 'othello8', 'pointothello', 'shogi', 'gomoku')
+JAPANESE_NAMES = {'tictactoe': '三目並べ', 'connect4': '四目並べ', 'othello6': '6x6 オセロ', 'othello8': '8x8 オセロ',
+                  'pointothello': '点数制リバーシ', 'shogi': '簡易将棋', 'gomoku': '五目並べ'}
+
+
+def shipped():
+    """{game: model.json} of every shipped model, in the order the pages list them."""
+    models = {}
+    for path in glob.glob(os.path.join(ROOT, 'pretrained', '*', 'model.json')):
+        with open(path, encoding='utf-8') as f:
+            model = json.load(f)
+        models[model['game']] = model
+    return {name: models[name] for name in sorted(models, key=lambda n: ORDER.index(n) if n in ORDER else len(ORDER))}
+
+
+def network(model, japanese=False):
+    n = model['network']
+    kind = ('本書の型' if japanese else "the book's") if n['kind'] == 'book' else n['kind']
+    distilled = ('（蒸留）' if japanese else ', distilled') if 'distillation' in model['trained'] else ''
+    return f"{kind}{',' if n['kind'] == 'book' and not japanese else ''} {n['filters']} x {n['blocks']}{distilled}"
+
+
+def trained(model):
+    t = model['trained']
+    if 'distillation' in t:
+        teacher, student = t['teacher'], t['distillation']
+        return (f"a teacher of {teacher['cycles']} cycles, {round(teacher['seconds'] / 60)} min; "
+                f"distilled in {round(student['seconds'] / 60)} min")
+    return f"{t['cycles']} cycles, {round(t['seconds'] / 60)} min"
+
+
+def table(page):
+    models = shipped()
+    if page == 'README.ja.md':
+        rows = ['| ゲーム | ネットワーク | 代表的な計測値（詳細は `model.json` と [docs/strength.md](docs/strength.md)） |',
+                '|---|---|---|']
+        rows += [f'| {JAPANESE_NAMES[name]} | {network(m, True)} | {m["headline"]["ja"]} |' for name, m in models.items()]
+    elif page == 'README.md':
+        rows = ['| game | network | one headline figure (the rest: its `model.json`, [docs/strength.md](docs/strength.md)) |',
+                '|---|---|---|']
+        rows += [f'| {name} | {network(m)} | {m["headline"]["en"]} |' for name, m in models.items()]
+    else:
+        rows = ['| game | network | parameters | trained | headline (the rest: its `model.json`) |', '|---|---|---|---|---|']
+        rows += [f'| {name} | {network(m)} | {m["network"]["parameters"]:,} | {trained(m)} | {m["headline"]["en"]} |'
+                 for name, m in models.items()]
+    return '\n'.join(rows)
+
+
+PAGES = ('README.md', 'README.ja.md', os.path.join('docs', 'strength.md'))
+
+
+def regenerated(page):
+    """The page's text with its table made again."""
+    with open(os.path.join(ROOT, page), encoding='utf-8') as f:
+        text = f.read()
+    before, rest = text.split(BEGIN + '\n', 1)
+    _, after = rest.split(END, 1)
+    return f'{before}{BEGIN}\n{table(page)}\n{END}{after}'
+
+
+if __name__ == '__main__':
+    argparse.ArgumentParser(description='Make the tables of shipped models in README.md, README.ja.md and '
+                                        'docs/strength.md again from pretrained/*/model.json.').parse_args()
+    for page in PAGES:
+        text = regenerated(page)
+        with open(os.path.join(ROOT, page), 'w', encoding='utf-8') as f:
+            f.write(text)
+        print(f'wrote the table of {page}', file=sys.stderr)
