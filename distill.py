@@ -3,7 +3,7 @@
 # ====================
 # A big network plays well but slowly. Here it teaches a small one: the teacher plays --games
 # self-play games with its search, and a fresh, smaller student learns the teacher's move
-# distributions and the games' results (the student never plays). Seed 000 did this to run a
+# distributions and the games' results (the student never plays). The point-Othello page does this to run a
 # 5-block network in the browser after training a 10-block one.
 #
 #   python distill.py --game othello8 --teacher runs/othello8/model/best.h5 --blocks 2 --filters 32 --games 500

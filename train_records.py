@@ -1,5 +1,5 @@
 # ====================
-# Supervised training on game records (beyond the book: seeds 002, 003 and 004)
+# Supervised training on game records (beyond the book: as the articles of docs/sources.md do)
 # ====================
 # The network learns from games instead of its own play: the policy towards the move played, the
 # value towards the game's result for the side to move (from the final disc count). The games are

@@ -240,7 +240,7 @@ function pointOthello() {
       const hidden = uniformValues(MOVES - known, -seen.reduce((a, b) => a + b, 0), random);
       return { ...state, sequence: [...seen, ...hidden] };
     },
-    // Seed 000's 8 planes: own and opponent stones, own and opponent points, the four visible values
+    // The point-Othello page's 8 planes: own and opponent stones, own and opponent points, the four visible values
     planes(state) {
       const planes = new Float32Array(64 * 8);
       const upcoming = [...game.visibleValues(state), 0, 0, 0, 0];
