@@ -20,7 +20,10 @@ State           the book's class: State() is the start position, seen from the s
                 piece kind, signed the same way) and __str__()
 opponents()     {name: function(state) -> action}: the fixed players evaluate_best_player.py meets
 
-Optional capabilities (each listed in OPTIONAL with its default)
+Optional capabilities
+---------------------
+The fields of Game after the required ones: each has a default (None: the game does not have
+that capability) and a comment that says what it is for. OPTIONAL maps their names to the defaults.
 """
 import dataclasses
 import difflib
