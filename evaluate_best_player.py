@@ -19,7 +19,7 @@ from alphazero.exact import describe, exact_strength
 from alphazero.files import model_advice, playing_sims
 from alphazero.flags import add_engine_flags, add_search_flags
 from alphazero.games import add_game_flag, as_game, load_game, model_path, playing_model_path
-from alphazero.gtp import EnginePlayer
+from alphazero.gtp import EnginePlayer, gtp_problem
 from alphazero.inference import onnx_is_current, use_device
 from alphazero.limits import MAX_ENGINES, MAX_GAMES, MAX_PARALLEL, check_search, file_path, whole_number
 from alphazero.match import (FunctionPlayer, describe_match, duplicate_starts, match_pairings, match_summary,
@@ -120,7 +120,6 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
 # Engines play over GTP, one process per game at once: refuse a game GTP cannot play, and more
 # processes than a machine runs
 def check_engines(game, engines, parallel):
-    from alphazero.gtp import gtp_problem
     problem = gtp_problem(game)
     if engines and problem:
         raise UserError(f'--engine: {game.NAME} cannot be played over GTP ({problem})')

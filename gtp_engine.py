@@ -25,7 +25,6 @@ from alphazero.gtp import COLORS, action_names, color_to_move, gtp_problem, pars
 from alphazero.inference import load_network
 from alphazero.limits import MAX_SIMS, check_search, file_path, whole_number
 from alphazero.match import MctsPlayer
-from alphazero.settings import parse_game_args
 from pv_mcts import PV_EVALUATE_COUNT
 
 # Parameters
@@ -205,7 +204,7 @@ def parse_args(argv=None):
     add_game_flag(parser)
     parser.add_argument('--model', type=file_path, help="a model file, .h5 or .onnx (default: the game's best.h5, on onnxruntime when its export is current)")
     parser.add_argument('--sims', type=whole_number(1, MAX_SIMS), help=f'search simulations per move (default: what the model records, else {PV_EVALUATE_COUNT})')
-    args = parse_game_args(parser, argv)
+    args = parser.parse_args(argv)
     problem = gtp_problem(load_game(args.game))
     if problem:
         raise UserError(f'{args.game} cannot be played over GTP: {problem}')

@@ -16,7 +16,6 @@ from alphazero.games import add_game_flag, as_game, load_game, player_value, pla
 from alphazero.inference import load_network
 from alphazero.limits import MAX_SIMS, check_search, file_path, whole_number
 from alphazero.match import MctsPlayer
-from alphazero.settings import parse_game_args
 from pv_mcts import PV_EVALUATE_COUNT, pv_mcts_action
 
 # Parameters
@@ -372,7 +371,7 @@ def parse_args(argv=None):
     parser.add_argument('--second', action='store_true', help='let the AI move first')
     parser.add_argument('--sims', type=whole_number(1, MAX_SIMS), help=f'search simulations per move (default: what the model records, else {PV_EVALUATE_COUNT})')
     parser.add_argument('--model', type=file_path, help="a model file, .h5 or .onnx (default: the game's best.h5, on onnxruntime when its export is current)")
-    args = parse_game_args(parser, argv)
+    args = parser.parse_args(argv)
     return args
 
 

@@ -18,7 +18,6 @@ from alphazero.games import add_game_flag, game_flag, load_game, model_path, pla
 from alphazero.inference import load_onnx
 from alphazero.limits import MAX_SIMS, file_path, whole_number
 from alphazero.onnx_export import ensure_onnx
-from alphazero.settings import parse_game_args
 from pv_mcts import PV_EVALUATE_COUNT
 
 # Parameters
@@ -135,7 +134,7 @@ def parse_args(argv=None):
                         help=f'the page\'s starting number of simulations per move (default: what the model records, '
                              f'else {PV_EVALUATE_COUNT})')
     parser.add_argument('--model', type=file_path, help="an .onnx file (default: the game's best.onnx, exported from best.h5 when needed)")
-    return parse_game_args(parser, argv)
+    return parser.parse_args(argv)
 
 
 def main():

@@ -1,8 +1,9 @@
 """What a flag may be: argparse types that refuse values no run can use, and memory estimates
 checked before a run starts, so that a typo ends in one line instead of a traceback hours later.
 
-A type refuses text that is not a number, NaN and infinity, and values outside its range; argparse
-then prints the usage and `error: argument --sims: ...` and exits with code 2. The ranges are wide
+A type refuses text that is not a number, NaN and infinity, and values outside its range; the
+scripts' parser (cli.ArgumentParser) then prints one line, `error: argument --sims: ...`, and exits
+with code 2. The ranges are wide
 (what a CPU or a GPU could still run); sizes that fit the range but not this machine's memory are
 caught by the estimates below, which name the estimate and the flag to lower.
 """
@@ -44,16 +45,15 @@ def whole_number(low=0, high=MAX_COUNT):
     return parse
 
 
-def real_number(low=0.0, high=1e6, open_low=False):
-    """An argparse type: a finite number from `low` (excluded with open_low) to `high`."""
+def real_number(low=0.0, high=1e6):
+    """An argparse type: a finite number from `low` to `high`."""
     def parse(text):
         try:
             value = float(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f'{text!r} is not a number') from None
-        if not math.isfinite(value) or value < low or (open_low and value == low) or value > high:
-            bound = f'more than {low}' if open_low else f'{low} or more'
-            raise argparse.ArgumentTypeError(f'{text} is out of range: give a number {bound}, at most {high:g}')
+        if not math.isfinite(value) or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f'{text} is out of range: give a number {low} or more, at most {high:g}')
         return value
     return parse
 
@@ -135,17 +135,21 @@ def longest_random_game(game, count=8):
 GAME_LENGTHS = {}  # by game name: measured once per process
 
 
+def sample_bytes(game):
+    """One training sample (position, policy, value) in float32."""
+    return 4 * (math.prod(game.INPUT_SHAPE) + game.ACTION_COUNT + 1)
+
+
 def check_history(game, game_count):
-    """Self-play keeps every position of the stage in memory until it writes the history file."""
-    per_position = 4 * (math.prod(game.INPUT_SHAPE) + game.ACTION_COUNT + 1) + 200
-    check_memory(game_count * longest_random_game(game) * per_position, f'recording {game_count:,} games',
+    """Self-play keeps every position of the stage in memory until it writes the history file (as
+    Python lists first: about 200 bytes more a position)."""
+    check_memory(game_count * longest_random_game(game) * (sample_bytes(game) + 200), f'recording {game_count:,} games',
                  'lower --games.')
 
 
 def check_samples(game, samples):
-    """Training on drawn samples holds them all (positions, policies, values) in float32."""
-    per_sample = 4 * (math.prod(game.INPUT_SHAPE) + game.ACTION_COUNT + 1)
-    check_memory(samples * per_sample, f'training on {samples:,} samples at once', 'lower --samples.')
+    """Training on drawn samples holds them all at once."""
+    check_memory(samples * sample_bytes(game), f'training on {samples:,} samples at once', 'lower --samples.')
 
 
 def check_self_play(game, game_count, sims, parallel):

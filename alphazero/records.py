@@ -138,7 +138,7 @@ def read_bytes(path):
 
 def read_transcripts(path, game):
     # UTF-8, with or without a byte-order mark; bytes that are not UTF-8 make their game unreadable
-    text = read_bytes(path).decode('utf-8', errors='replace').removeprefix('\ufeff')
+    text = read_bytes(path).decode('utf-8-sig', errors='replace')
     if path.lower().endswith('.csv'):
         csv.field_size_limit(max(csv.field_size_limit(), CSV_FIELD_LIMIT))
         reader = csv.DictReader(io.StringIO(text, newline=''))
