@@ -10,7 +10,10 @@
 #                keep the board's geometry: the policy from a 1x1 convolution to 2 planes, the value
 #                from a 1x1 convolution to 1 plane, then Dense 64 with ReLU, then tanh
 #   transformer  every square a token, a learned position embedding, encoder layers (self-attention
-#                and a GELU feed-forward, each with layer normalisation and a residual connection)
+#                and a GELU feed-forward, each with layer normalisation and a residual connection);
+#                in full shogi the article's 96 tokens (squares, hands, check: the game's TOKENS)
+#   transformer-dense  the same with the heads of 「大規模言語モデルで将棋AIを作る その2」's baseline,
+#                every token's numbers flattened into the Dense layers
 # Every network is made of Keras' own layers only, so the saved file loads with a plain
 # load_model(), and every stage, export.py and the book's API work with any of them.
 
@@ -122,23 +125,49 @@ def build_resnet(input_shape, output_size, filters=DN_FILTERS, residual_num=DN_R
     return keras.Model(inputs=input, outputs=[p, v])
 
 
-# A Transformer over the squares of the board (not saved)
-def build_transformer(input_shape, output_size, width=DN_WIDTH, layer_count=DN_LAYERS, heads=DN_HEADS):
+# The tokens of a position, each the sum of the learned vectors of the words present in it (as
+# PyTorch's EmbeddingBag with mode 'sum': a Dense layer without bias over a token's 0/1 words).
+# Without the game's TOKENS every square is a token of all its planes; with them (full shogi) the
+# first planes are the squares' words and each group of the other planes, the same on every square,
+# is one more token (a hand, the check). Returns the tokens and their count
+def token_embeddings(input, input_shape, tokens, width):
+    from keras import layers
+    rows, columns, channels = input_shape
+    squares = rows * columns
+    by_square = layers.Reshape((squares, channels))(input)
+    if tokens is None:
+        return layers.Dense(width)(by_square), squares
+    square_planes, groups = tokens
+
+    # Keras has no slicing layer that saves without code of ours: Cropping1D on the planes axis cuts
+    # out a range of planes, and then a range of squares
+    by_plane = layers.Permute((2, 1))(by_square)
+
+    def words(first, count, square_count):
+        cut = layers.Cropping1D((first, channels - first - count))(by_plane)
+        return layers.Cropping1D((0, squares - square_count))(layers.Permute((2, 1))(cut))
+    embedded = [layers.Dense(width, use_bias=False)(words(0, square_planes, squares))]
+    embedded += [layers.Dense(width, use_bias=False)(words(first, count, 1)) for first, count in groups]
+    return layers.Concatenate(axis=1)(embedded), squares + len(groups)
+
+
+# A Transformer over the tokens of the board (not saved). The policy head `head`: 'conv' makes 2
+# numbers per token (a 1x1 convolution over the tokens) and a Dense layer over all of them; 'dense'
+# is the article's baseline, one Dense layer over all the tokens' numbers (and for the value, Dense
+# 256 without bias, batch normalisation, ReLU)
+def build_transformer(input_shape, output_size, width=DN_WIDTH, layer_count=DN_LAYERS, heads=DN_HEADS, tokens=None,
+                      head='conv'):
     import keras
     from keras import layers
 
-    # Every square a token: its input planes projected to the width
-    rows, columns, channels = input_shape
-    squares = rows * columns
+    # The tokens, and a learned position embedding added to every token. (Keras has no
+    # position-embedding layer that saves without code of ours; a Dense layer applied to a constant
+    # input of ones is a learned table all the same.)
     input = layers.Input(shape=input_shape)
-    x = layers.Dense(width)(layers.Reshape((squares, channels))(input))
-
-    # A learned position embedding added to every token. (Keras has no position-embedding layer
-    # that saves without code of ours; a Dense layer applied to a constant input of ones is a
-    # learned table all the same.)
+    x, token_count = token_embeddings(input, input_shape, tokens, width)
     ones = layers.Rescaling(0.0, offset=1.0)(layers.GlobalAveragePooling2D()(input))
-    table = layers.Dense(squares * width, use_bias=False, kernel_initializer='random_normal')(ones)
-    x = layers.Add()([x, layers.Reshape((squares, width))(table)])
+    table = layers.Dense(token_count * width, use_bias=False, kernel_initializer='random_normal')(ones)
+    x = layers.Add()([x, layers.Reshape((token_count, width))(table)])
 
     # Encoder layers (pre-norm): self-attention, then a feed-forward layer with GELU, each added back
     for _ in range(layer_count):
@@ -148,6 +177,15 @@ def build_transformer(input_shape, output_size, width=DN_WIDTH, layer_count=DN_L
         y = layers.Dense(2 * width, activation='gelu')(y)
         x = layers.Add()([x, layers.Dense(width)(y)])
     x = layers.LayerNormalization()(x)
+
+    if head == 'dense':
+        # The article's heads: every token's numbers flattened into Dense layers
+        flat = layers.Flatten()(x)
+        p = layers.Dense(output_size, activation='softmax', name='pi')(flat)
+        v = layers.Dense(256, use_bias=False)(flat)
+        v = layers.Activation('relu')(layers.BatchNormalization()(v))
+        v = layers.Dense(1, activation='tanh', name='v')(v)
+        return keras.Model(inputs=input, outputs=[p, v])
 
     # Policy output: 2 numbers per token, then a Dense layer over all of them (any action space)
     p = layers.Dense(output_size, activation='softmax', name='pi')(layers.Flatten()(layers.Dense(2)(x)))
@@ -162,16 +200,17 @@ def build_transformer(input_shape, output_size, width=DN_WIDTH, layer_count=DN_L
 def build_network(game, network=DN_NETWORK, filters=DN_FILTERS, residual_num=DN_RESIDUAL_NUM,
                   width=DN_WIDTH, layer_count=DN_LAYERS, heads=DN_HEADS):
     quiet_keras()
-    if network == 'transformer':
-        return build_transformer(game.INPUT_SHAPE, game.ACTION_COUNT, width, layer_count, heads)
+    if network.startswith('transformer'):
+        return build_transformer(game.INPUT_SHAPE, game.ACTION_COUNT, width, layer_count, heads, game.TOKENS,
+                                 'dense' if network == 'transformer-dense' else 'conv')
     build = build_resnet if network == 'resnet' else build_dual_network
     return build(game.INPUT_SHAPE, game.ACTION_COUNT, filters, residual_num)
 
 
 # What a network is, in words
 def describe_network(network, filters, residual_num, width, layer_count, heads):
-    if network == 'transformer':
-        return f'transformer: {layer_count} layers, width {width}, {heads} heads'
+    if network.startswith('transformer'):
+        return f'{network}: {layer_count} layers, width {width}, {heads} heads'
     return f'{network}: {residual_num} blocks, {filters} filters'
 
 

@@ -19,11 +19,10 @@ from alphazero.exact import describe, exact_strength
 from alphazero.files import model_advice, playing_sims
 from alphazero.flags import add_engine_flags, add_search_flags
 from alphazero.games import add_game_flag, as_game, load_game, model_path, playing_model_path
-from alphazero.gtp import EnginePlayer, gtp_problem
 from alphazero.inference import onnx_is_current, use_device
 from alphazero.limits import MAX_ENGINES, MAX_GAMES, MAX_PARALLEL, check_search, file_path, whole_number
-from alphazero.match import (FunctionPlayer, describe_match, duplicate_starts, match_pairings, match_summary,
-                             mcts_player, paired_openings, play_games, player_points)
+from alphazero.match import (FunctionPlayer, describe_match, duplicate_starts, engine_player, engine_problem,
+                             match_pairings, match_summary, mcts_player, paired_openings, play_games, player_points)
 from alphazero.onnx_export import ensure_onnx
 from alphazero.settings import parse_game_args
 from alphazero.workers import add_worker_flags, worker_pool
@@ -84,7 +83,7 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
             matches.append((other, mcts_player(other, game, evaluate_count, 0.0, cache, backend, other_seed), game_count,
                             openings[:game_count]))
         for command in engines:
-            matches.append((command, stack.enter_context(EnginePlayer(command, game)), engine_game_count,
+            matches.append((command, stack.enter_context(engine_player(command, game)), engine_game_count,
                             openings[:engine_game_count]))
 
         # All games at once, so that the best player's searches share network calls (the network is
@@ -117,10 +116,10 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
     return scores
 
 
-# Engines play over GTP, one process per game at once: refuse a game GTP cannot play, and more
-# processes than a machine runs
+# Engines play over GTP (over USI for shogi), one process per game at once: refuse a game they
+# cannot play, and more processes than a machine runs
 def check_engines(game, engines, parallel):
-    problem = gtp_problem(game)
+    problem = engine_problem(game)
     if engines and problem:
         raise UserError(f'--engine: {game.NAME} cannot be played over GTP ({problem})')
     if engines and parallel > MAX_ENGINES:

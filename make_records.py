@@ -1,11 +1,13 @@
 # ====================
-# Game records from GTP engines (beyond the book)
+# Game records from other programs (beyond the book)
 # ====================
-# Engines play each other (or themselves) from varied openings, and the games are written as text
-# transcripts (PREFIX.txt, one game per line: f5d6c3...) and as a WTHOR file (PREFIX.wtb), the two
-# formats train_records.py reads. This makes records where the WTHOR database cannot be downloaded.
+# Engines play each other (or themselves) from varied openings, and the games are written in the
+# formats train_records.py reads: for Othello (GTP engines) text transcripts (PREFIX.txt, one game
+# per line: f5d6c3...) and a WTHOR file (PREFIX.wtb); for full shogi (USI engines) a CSA file
+# (PREFIX.csa) and USI move lists (PREFIX.usi). This makes records where no database can be downloaded.
 #
 #   python make_records.py --engine "gtp-rhino -l 3 -r 2" --games 2000
+#   python make_records.py --game shogi9 --engine "/usr/games/fairy-stockfish; go depth 3" --games 2000
 #
 # With one engine it plays itself; with several, every ordered pair plays in turn, so each engine
 # plays both colours. Each game starts after --opening random moves (each opening used once per
@@ -21,23 +23,24 @@ from tqdm import tqdm
 
 from alphazero.cli import ArgumentParser, run
 from alphazero.games import load_game
-from alphazero.gtp import EnginePlayer
 from alphazero.limits import MAX_ENGINES, MAX_GAMES, engine_command, file_path, seed, whole_number
-from alphazero.match import distinct_openings, play_games
+from alphazero.match import distinct_openings, engine_player, play_games
 from alphazero.records import write_transcripts, write_wtb
+from alphazero.shogi_records import Record, write_csa, write_usi
 
 # Parameters
 MR_GAME_COUNT = 1000      # games to record
 MR_OPENING = 4            # random moves before the engines take over
 MR_PARALLEL = os.cpu_count() or 1  # games (engine processes) at once
-RECORD_GAMES = ('othello8', 'othello8planes')  # the games the record formats hold
+RECORD_GAMES = ('othello8', 'othello8planes', 'shogi9')  # the games the record formats hold
 
 
 def make_records(game, engines, game_count=MR_GAME_COUNT, opening=MR_OPENING, parallel=MR_PARALLEL, seed=None):
-    """Play `game_count` engine games; returns each game's moves (the opening included, no passes)."""
+    """Play `game_count` engine games; returns each game's moves (the opening included, no passes), as
+    a Record whose result is the one an engine's resignation or declared win gave."""
     rng = np.random.default_rng(seed)
     with contextlib.ExitStack() as stack:
-        players = [stack.enter_context(EnginePlayer(command, game)) for command in engines]
+        players = [stack.enter_context(engine_player(command, game)) for command in engines]
         # Every ordered pair of engines in turn (one engine: itself), each from its own opening
         pairs = list(itertools.product(players, repeat=2)) if len(players) > 1 else [(players[0], players[0])]
         pairings = [pairs[i % len(pairs)] for i in range(game_count)]
@@ -45,21 +48,25 @@ def make_records(game, engines, game_count=MR_GAME_COUNT, opening=MR_OPENING, pa
         openings = [openings[i // len(pairs)] for i in range(game_count)]
         with tqdm(total=game_count, desc='engine games', unit='game') as progress:
             played = play_games(game.State, pairings, parallel, progress=progress, openings=openings)
-    return [[a for a in (*g.opening, *g.moves) if a != game.PASS] for g in played]
+    return [Record([a for a in (*g.opening, *g.moves) if a != game.PASS], g.value(True) if g.claim else None)
+            for g in played]
 
 
 def parse_args(argv=None):
-    parser = ArgumentParser(description='Have GTP engines play Othello from varied openings and write the '
-                                        'games as transcripts (.txt) and as a WTHOR file (.wtb).')
+    parser = ArgumentParser(description='Have engines play from varied openings and write the games as records: '
+                                        'GTP engines playing Othello as transcripts (.txt) and a WTHOR file (.wtb), USI '
+                                        'engines playing full shogi as CSA (.csa) and USI move lists (.usi).')
     parser.add_argument('--game', choices=RECORD_GAMES, default='othello8', help='(default: %(default)s)')
     parser.add_argument('--engine', action='append', required=True, metavar='COMMAND', type=engine_command,
-                        help='a GTP engine command line, e.g. "/usr/games/gtp-rhino -l 3 -r 2" (repeatable)')
+                        help='an engine\'s command line (repeatable): GTP, e.g. "/usr/games/gtp-rhino -l 3 -r 2", or for '
+                             'shogi USI, then optionally "; go ..." for its search, e.g. '
+                             '"/usr/games/fairy-stockfish; go depth 3"')
     parser.add_argument('--games', type=whole_number(1, MAX_GAMES), default=MR_GAME_COUNT, help='games to record (default: %(default)s)')
     parser.add_argument('--opening', type=whole_number(0, 60), default=MR_OPENING, metavar='K',
                         help='random moves before the engines take over (default: %(default)s)')
     parser.add_argument('--parallel', type=whole_number(1, MAX_ENGINES), default=MR_PARALLEL, help='games at once (default: %(default)s)')
     parser.add_argument('--out', type=file_path, default=os.path.join('records', 'engines'), metavar='PREFIX',
-                        help='writes PREFIX.txt and PREFIX.wtb (default: %(default)s)')
+                        help='writes PREFIX.txt and PREFIX.wtb (shogi: PREFIX.csa and PREFIX.usi) (default: %(default)s)')
     parser.add_argument('--seed', type=seed, help='random seed of the openings')
     args = parser.parse_args(argv)
     return args
@@ -69,9 +76,15 @@ def main():
     args = parse_args()
     game = load_game(args.game)
     games = make_records(game, args.engine, args.games, args.opening, args.parallel, args.seed)  # engine problems: one line
-    write_transcripts(args.out + '.txt', games, game)
-    write_wtb(args.out + '.wtb', games, game)
-    print(f'wrote {len(games)} games to {args.out}.txt and {args.out}.wtb '
+    if game.ENGINE_PROTOCOL == 'usi':
+        write_csa(args.out + '.csa', games, game)
+        write_usi(args.out + '.usi', games, game)
+        suffixes = ('.csa', '.usi')
+    else:
+        write_transcripts(args.out + '.txt', games, game)
+        write_wtb(args.out + '.wtb', games, game)
+        suffixes = ('.txt', '.wtb')
+    print(f'wrote {len(games)} games to {args.out}{suffixes[0]} and {args.out}{suffixes[1]} '
           f'({sum(map(len, games)) / len(games):.1f} moves per game, {len(set(map(tuple, games)))} different)',
           file=sys.stderr)
 

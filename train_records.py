@@ -2,13 +2,15 @@
 # Supervised training on game records (beyond the book: as the articles of docs/sources.md do)
 # ====================
 # The network learns from games instead of its own play: the policy towards the move played, the
-# value towards the game's result for the side to move (from the final disc count). The games are
+# value towards the game's result for the side to move (from the final disc count; in shogi from
+# the end, or the resignation, the record states). The games are
 # split into training and validation games (by game, so that no position of a validation game is
 # ever trained on); each epoch trains on every training position once, each in a random one of the
 # board's symmetries, then measures the validation games. Writes the game's best.h5 and its ONNX
 # export, so that `train_cycle.py` continues from it with self-play.
 #
 #   python train_records.py --game othello8 records/engines.wtb [more .wtb, .txt or .csv files]
+#   python train_records.py --game shogi9 records/shogi9/*.csa [.kif, .usi files]
 
 import hashlib
 import json
@@ -22,10 +24,10 @@ from tqdm import tqdm
 from alphazero.cli import ArgumentParser, UserError, quiet_keras, run
 from alphazero.files import atomic_output, save_model
 from alphazero.flags import add_network_flags, check_network_flags, network_arguments
-from alphazero.games import load_game, model_path, player_value
+from alphazero.games import load_game, model_path
 from alphazero.limits import MAX_BATCH, check_network, file_path, real_number, seed, whole_number
 from alphazero.onnx_export import ensure_onnx
-from alphazero.records import RecordError, read_records, replay
+from alphazero.records import RecordError, read_records, record_value, replay
 from alphazero.settings import parse_game_args
 from alphazero.training import compile_model, epoch_batches, train_epoch
 from dual_network import (DN_FILTERS, DN_HEADS, DN_LAYERS, DN_NETWORK, DN_RESIDUAL_NUM, DN_WIDTH, build_network,
@@ -37,31 +39,36 @@ TR_EPOCHS = 5             # passes over the training positions (as 【オセロA
 TR_VALIDATION = 0.1       # share of the games kept for validation
 TR_LEARNING_RATE = 0.001  # Adam's learning rate in the first epoch, times TR_DECAY every epoch (as 【オセロAIを作る①】)
 TR_DECAY = 0.8
-RECORD_GAMES = ('othello8', 'othello8planes')
+RECORD_GAMES = ('othello8', 'othello8planes', 'shogi9')
 METRICS_FILE = 'records_metrics.jsonl'
 CHART_FILE = 'chart_records.png'
 
 
 # Every position where the side to move had a choice (a pass teaches nothing): its input planes,
-# the move played as a one-hot policy, and the game's result for the side to move
+# the move played as a one-hot policy, and the game's result for the side to move. Planes of 0/1
+# are kept as bytes (a quarter of the memory: full shogi has 9,639 numbers per position)
 def records_to_arrays(game, games):
-    positions, policies, values = [], [], []
+    positions, actions, values = [], [], []
     for moves in games:
         played, final = replay(game, moves)
         for state, action in played:
             if action == game.PASS:
                 continue
-            positions.append(state.planes())
-            policies.append(np.eye(game.ACTION_COUNT, dtype=np.float32)[action])
-            values.append(player_value(final, state.is_first_player()))
-    return np.stack(positions), np.stack(policies), np.array(values, np.float32)
+            planes = state.planes()
+            as_bytes = planes.astype(np.uint8)
+            positions.append(as_bytes if np.array_equal(as_bytes, planes) else planes)
+            actions.append(action)
+            values.append(record_value(moves, final, state.is_first_player()))
+    policies = np.zeros((len(actions), game.ACTION_COUNT), np.float32)
+    policies[np.arange(len(actions)), actions] = 1
+    return np.stack(positions), policies, np.array(values, np.float32)
 
 
 # A game is a validation game when a hash of its moves falls in the first `validation` share: the
 # same games for every run and every network, whatever the files' order (a game recorded twice stays
 # on one side), so that networks trained on the same records are measured on the same games
 def is_validation_game(moves, validation):
-    digest = hashlib.sha256(bytes(moves)).digest()
+    digest = hashlib.sha256(bytes(moves) if max(moves, default=0) < 256 else np.asarray(moves, '<u2').tobytes()).digest()
     return int.from_bytes(digest[:8], 'little') < validation * 2 ** 64
 
 
@@ -181,11 +188,12 @@ def train_records(game, paths, network=None, epochs=TR_EPOCHS, batch_size=RN_BAT
 
 
 def parse_args(argv=None):
-    parser = ArgumentParser(description='Train a network on Othello game records (WTHOR .wtb, transcripts '
-                                        'in .txt or .csv) and write it as the game\'s best.h5.')
-    parser.add_argument('files', nargs='+', metavar='FILE', type=file_path, help='.wtb, .txt or .csv record files')
+    parser = ArgumentParser(description='Train a network on game records (Othello: WTHOR .wtb, transcripts '
+                                        'in .txt or .csv; full shogi: .csa, .kif, .usi) and write it as the game\'s '
+                                        'best.h5.')
+    parser.add_argument('files', nargs='+', metavar='FILE', type=file_path, help='record files')
     parser.add_argument('--game', choices=RECORD_GAMES, default='othello8',
-                        help='othello8, or othello8planes (8 input planes) (default: %(default)s)')
+                        help='othello8, othello8planes (8 input planes) or shogi9 (default: %(default)s)')
     parser.add_argument('--epochs', type=whole_number(1), default=TR_EPOCHS, help='passes over the training games (default: %(default)s)')
     parser.add_argument('--batch-size', type=whole_number(1, MAX_BATCH), default=RN_BATCH_SIZE, help='(default: %(default)s)')
     parser.add_argument('--validation', type=real_number(0, 0.99), default=TR_VALIDATION,

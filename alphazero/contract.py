@@ -90,6 +90,15 @@ class Game:
     BOARD_COLOR: str = '#00A0FF'
     # The game's name for GTP's list_games and set_game (GUIs such as Quarry ask for it)
     GTP_GAME: Optional[str] = None
+    # The Transformer's tokens: (square planes, ((first plane, count), ...)): the first planes are
+    # read square by square as the squares' tokens, and each group of the other planes (the same on
+    # every square) is one more token (full shogi: the 14 hands and the check). None: every square
+    # is one token of all its planes
+    TOKENS: Optional[tuple] = None
+    # How other programs of this game talk, as opponents and record makers: 'gtp' (Othello programs
+    # such as GRhino) or 'usi' (shogi engines; the game's State then has usi_position() and
+    # action_of_usi(text), alphazero/usi.py)
+    ENGINE_PROTOCOL: str = 'gtp'
 
     def __getattr__(self, name):
         return getattr(self.module, name)

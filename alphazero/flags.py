@@ -6,7 +6,7 @@ from alphazero.inference import add_device_flag
 from alphazero.limits import (MAX_DEPTH, MAX_GAMES, MAX_SAMPLES, MAX_SIMS, MAX_WIDTH, engine_command, real_number, seed,
                               whole_number)
 
-NETWORKS = ('book', 'resnet', 'transformer')
+NETWORKS = ('book', 'resnet', 'transformer', 'transformer-dense')
 
 
 def add_search_flags(parser, sims, fallback):
@@ -73,7 +73,8 @@ def add_network_flags(parser, network, filters, blocks, width, layers, heads):
     """The network of a new model (dual_network.py's DN_ constants)."""
     parser.add_argument('--network', choices=NETWORKS, default=network,
                         help='the network of a new model: book (the book\'s ResNet), resnet (with AlphaGo Zero\'s '
-                             'heads) or transformer (default: %(default)s)')
+                             'heads), transformer, or transformer-dense (the Dense heads of the shogi Transformer article\'s baseline) '
+                             '(default: %(default)s)')
     parser.add_argument('--filters', type=whole_number(1, MAX_WIDTH), default=filters,
                         help='book, resnet: filters per convolution (default: %(default)s)')
     parser.add_argument('--blocks', type=whole_number(0, MAX_DEPTH), default=blocks,

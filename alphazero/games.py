@@ -19,6 +19,7 @@ GAMES = {
     'othello8planes': 'othello8planes',     # 8x8 Othello with 8 input planes
     'pointothello': 'pointothello',         # point-scoring Othello (点数制リバーシ)
     'shogi': 'shogi',                       # the book's simple shogi (chapter 8)
+    'shogi9': 'shogi9',                     # full shogi (needs the optional cshogi: WITH_SHOGI=1)
 }
 DEFAULT_GAME = 'tictactoe'
 

@@ -87,10 +87,12 @@ class EngineError(UserError):
     pass
 
 
-class GtpProcess:
-    """A GTP engine running as a child process; `send` commands, then `receive` their answers in order."""
+class EngineProcess:
+    """Another program running as a child process that talks in lines on its standard input and
+    output (a GTP or USI engine): `write` a line, read its output with `read_until`; `fail` ends the
+    match with the engine's last words on stderr."""
 
-    def __init__(self, command):
+    def __init__(self, command, example='"/usr/games/gtp-rhino -l 1"'):
         self.command = command
         self.stderr = tempfile.TemporaryFile()  # kept for the error message if the engine fails
         try:
@@ -98,44 +100,32 @@ class GtpProcess:
                                             stderr=self.stderr)
         except (OSError, ValueError) as error:
             raise EngineError(f'cannot start the engine {command!r} ({error}); give its full command line, '
-                              f'for example --engine "/usr/games/gtp-rhino -l 1"') from None
-        self.pending = []    # commands sent, not yet answered
+                              f'for example --engine {example}') from None
         self.buffer = b''
 
-    def send(self, command):
-        self.pending.append(command)
+    def write(self, line):
         try:
-            self.process.stdin.write(command.encode() + b'\n')
+            self.process.stdin.write(line.encode() + b'\n')
             self.process.stdin.flush()
         except OSError:
-            self.fail(f'stopped before {command!r}')
+            self.fail(f'stopped before {line!r}')
 
-    def receive(self):
-        """(True, answer) or (False, error message) for the oldest command sent."""
-        command = self.pending.pop(0)
-        deadline = time.monotonic() + ENGINE_TIMEOUT
-        while b'\n\n' not in self.buffer.replace(b'\r', b''):
+    def read_until(self, separator, what, timeout=None):
+        """The engine's output up to `separator` (bytes; carriage returns dropped), waiting at most
+        `timeout` seconds (ENGINE_TIMEOUT by default) for it; `what` names the command answered."""
+        deadline = time.monotonic() + (timeout or ENGINE_TIMEOUT)
+        while separator not in self.buffer.replace(b'\r', b''):
             if not select.select([self.process.stdout], [], [], max(0, deadline - time.monotonic()))[0]:
-                self.fail(f'gave no answer to {command!r} in {ENGINE_TIMEOUT} s (too many engine games at once for the '
-                          f'cores? evaluate_best_player.py --parallel N plays fewer)')
+                self.fail(f'gave no answer to {what!r} in {timeout or ENGINE_TIMEOUT} s (too many engine games at once '
+                          f'for the cores? --parallel N plays fewer)')
             chunk = os.read(self.process.stdout.fileno(), 65536)
             if not chunk:
-                self.fail(f'stopped while answering {command!r}')
+                self.fail(f'stopped while answering {what!r}')
             self.buffer += chunk
-        text = self.buffer.replace(b'\r', b'').decode(errors='replace')
-        answer, rest = text.split('\n\n', 1)
-        self.buffer = rest.encode()
-        if answer[:1] not in ('=', '?'):
-            self.fail(f'answered {command!r} with {answer[:80]!r}, which is not GTP')
-        return answer[0] == '=', answer[1:].lstrip('0123456789').strip()
-
-    def ask(self, command):
-        """The answer to one command; an error answer ends the match."""
-        self.send(command)
-        ok, answer = self.receive()
-        if not ok:
-            raise EngineError(f'the engine {self.command!r} refused {command!r}: {answer}')
-        return answer
+        text = self.buffer.replace(b'\r', b'')
+        answer, rest = text.split(separator, 1)
+        self.buffer = rest
+        return answer.decode(errors='replace')
 
     def fail(self, what):
         self.close()
@@ -153,6 +143,34 @@ class GtpProcess:
             except (OSError, subprocess.TimeoutExpired):
                 self.process.kill()
                 self.process.wait()
+
+
+class GtpProcess(EngineProcess):
+    """A GTP engine; `send` commands, then `receive` their answers in order."""
+
+    def __init__(self, command):
+        super().__init__(command)
+        self.pending = []    # commands sent, not yet answered
+
+    def send(self, command):
+        self.pending.append(command)
+        self.write(command)
+
+    def receive(self):
+        """(True, answer) or (False, error message) for the oldest command sent."""
+        command = self.pending.pop(0)
+        answer = self.read_until(b'\n\n', command)
+        if answer[:1] not in ('=', '?'):
+            self.fail(f'answered {command!r} with {answer[:80]!r}, which is not GTP')
+        return answer[0] == '=', answer[1:].lstrip('0123456789').strip()
+
+    def ask(self, command):
+        """The answer to one command; an error answer ends the match."""
+        self.send(command)
+        ok, answer = self.receive()
+        if not ok:
+            raise EngineError(f'the engine {self.command!r} refused {command!r}: {answer}')
+        return answer
 
 
 class EngineGame:

@@ -72,7 +72,7 @@ def engine_command(text):
     """An argparse type: a command line whose program exists and can be run (checked before the
     first game, not after a cycle of self-play)."""
     try:
-        words = shlex.split(text)
+        words = shlex.split(text.split(';')[0])  # a USI engine's commands may follow a semicolon (alphazero/usi.py)
     except ValueError as error:
         raise argparse.ArgumentTypeError(f'{text!r} is not a command line ({error})') from None
     if not words:
@@ -161,6 +161,8 @@ def check_self_play(game, game_count, sims, parallel):
 def network_parameters(game, network, filters, blocks, width, layers):
     """About how many weights a network of these flags has (the large terms of dual_network.py)."""
     squares = math.prod(game.INPUT_SHAPE[:-1])
+    if network == 'transformer-dense':
+        return layers * 12 * width * width + squares * width * (game.ACTION_COUNT + 256)
     if network == 'transformer':
         return layers * 12 * width * width + squares * width * (game.ACTION_COUNT + 2)
     return (2 * blocks + 1) * 9 * filters * filters + squares * filters * (game.ACTION_COUNT + 2)

@@ -8,6 +8,7 @@ together, and an engine player lets its engine processes think at the same time.
 """
 import math
 from dataclasses import dataclass, field
+from typing import Optional
 
 import numpy as np
 
@@ -76,17 +77,30 @@ class FunctionPlayer:
 class LiveGame:
     """A game being played: game `index` of the pairings, started from new_state() by the `opening`
     moves (not recorded), then `moves` by the players; `records` holds (input planes, move
-    distribution) per player move when recording."""
+    distribution) per player move when recording. An engine may end a game by a claim instead of a
+    move: 'resign' (the side to move of `state` resigned) or 'win' (it declared a win, which the
+    engine player has checked)."""
     index: int
     state: object
     opening: tuple = ()
     moves: list = field(default_factory=list)
     records: list = field(default_factory=list)
+    claim: Optional[str] = None
 
     @property
     def plies(self):
         """Moves played by the players so far (the opening not counted)."""
         return len(self.moves)
+
+    def over(self):
+        return self.claim is not None or self.state.is_done()
+
+    def value(self, first_player):
+        """The result of the finished game for the first player (first_player=True) or the second."""
+        if self.claim is None:
+            return player_value(self.state, first_player)
+        side_to_move = 1 if self.claim == 'win' else -1
+        return side_to_move if self.state.is_first_player() == first_player else -side_to_move
 
 
 def play_games(new_state, pairings, parallel=None, record=False, progress=None, openings=None, starts=None):
@@ -120,13 +134,16 @@ def play_games(new_state, pairings, parallel=None, record=False, progress=None, 
         for player, games in by_player.values():
             choices = player.choose([game.state for game in games], games)
             for game, (action, policy) in zip(games, choices):
+                if isinstance(action, str):  # an engine's claim: 'resign' or 'win'
+                    game.claim = action
+                    continue
                 if record:
                     game.records.append((game.state.planes(), policy))
                 game.state = game.state.next(action)
                 game.moves.append(action)
 
         # Retire the finished games
-        for index in [i for i, game in live.items() if game.state.is_done()]:
+        for index in [i for i, game in live.items() if game.over()]:
             game = live.pop(index)
             results[index] = game
             if progress is not None:
@@ -208,6 +225,24 @@ def play_self_play(game, network, count, settings, rng, progress=None):
                                       'hit_rate': evaluator.hit_rate}
 
 
+def engine_player(command, game):
+    """Another program as a player: a USI engine for a game whose ENGINE_PROTOCOL is 'usi' (shogi),
+    else a GTP engine."""
+    if game.ENGINE_PROTOCOL == 'usi':
+        from alphazero.usi import UsiEnginePlayer
+        return UsiEnginePlayer(command, game)
+    from alphazero.gtp import EnginePlayer
+    return EnginePlayer(command, game)
+
+
+def engine_problem(game):
+    """Why other programs cannot play `game` with us, or None when they can."""
+    if game.ENGINE_PROTOCOL == 'usi':
+        return None
+    from alphazero.gtp import gtp_problem
+    return gtp_problem(game)
+
+
 def match_pairings(player, opponent, game_count):
     """Games between `player` and `opponent`: `player` moves first in the even-numbered games."""
     return [(player, opponent) if i % 2 == 0 else (opponent, player) for i in range(game_count)]
@@ -216,7 +251,7 @@ def match_pairings(player, opponent, game_count):
 def player_points(results):
     """The points (1 win, 0.5 draw, 0 loss), game by game, of the player who moved first in the
     even-numbered games."""
-    return [(player_value(game.state, i % 2 == 0) + 1) / 2 for i, game in enumerate(results)]
+    return [(game.value(i % 2 == 0) + 1) / 2 for i, game in enumerate(results)]
 
 
 def play_match(game, player, opponent, count, progress=None, openings=None):

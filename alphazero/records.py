@@ -21,6 +21,7 @@ import os
 import struct
 
 from alphazero.files import atomic_output
+from alphazero.games import player_value
 from alphazero.gtp import action_names
 
 WTB_HEADER = struct.Struct('<4BIHH4B')   # century, year, month, day, games, records, year of games,
@@ -51,6 +52,15 @@ def replay(game, moves):
         played.append((state, action))
         state = state.next(action)
     return played, state
+
+
+def record_value(moves, final, first_player):
+    """A recorded game's result for the first player (first_player=True) or the second: the result
+    the record states (a resigned shogi game), else the one its final position has."""
+    stated = getattr(moves, 'result', None)
+    if stated is None:
+        return player_value(final, first_player)
+    return stated if first_player else -stated
 
 
 def keep_if_legal(game, moves, where, games, problems):
@@ -172,10 +182,17 @@ def write_transcripts(path, games, game):
 
 
 def read_records(path, game):
-    """(games, problems) of a .wtb, .csv or text transcript file; RecordError when unreadable."""
+    """(games, problems) of a record file: Othello's .wtb, .csv or text transcripts, shogi's .csa,
+    .kif or .usi (alphazero/shogi_records.py); RecordError when unreadable."""
+    from alphazero.shogi_records import EXTENSIONS, is_shogi_record, read_shogi_records
     if not os.path.isfile(path):
         raise RecordError(f'{path}: ' + ('a folder, not a record file' if os.path.isdir(path) else 'no such file'))
-    games, problems = (read_wtb if path.lower().endswith('.wtb') else read_transcripts)(path, game)
+    shogi = game.ENGINE_PROTOCOL == 'usi'
+    if is_shogi_record(path) != shogi:
+        raise RecordError(f'{path}: {game.NAME} reads ' + (', '.join(EXTENSIONS) if shogi else '.wtb, .txt and .csv')
+                          + ' record files')
+    games, problems = (read_shogi_records if shogi else read_wtb if path.lower().endswith('.wtb')
+                       else read_transcripts)(path, game)
     if not games and not problems:
         problems.append(f'{path}: no games in the file')
     return games, problems

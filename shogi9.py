@@ -1,0 +1,246 @@
+# ====================
+# Full shogi (本将棋, 9x9), as Tadao Yamaoka's 「大規模言語モデルで将棋AIを作る その2(入力特徴量)」 builds it
+# ====================
+# The rules come from the shogi world's own library, cshogi (dlshogi's C++ move generation: drops,
+# promotion, the two-pawn rule and the pawn-drop-mate rule). It is GPL-3.0, so it is an optional
+# extra: WITH_SHOGI=1 bash setup.sh installs it (docs/shogi.md).
+#
+# What this module adds to cshogi's board:
+# - the end of a game as floodgate scores it: a side without a legal move has lost (checkmate); the
+#   fourth occurrence of a position (same board, hands and side to move) is a draw (千日手), unless
+#   one side gave check with every one of its moves since the first of them, and that side loses
+#   (連続王手の千日手); a game still going after 256 plies is a draw. (cshogi's own is_draw() already
+#   reports the second occurrence, as a search wants; a game result needs the fourth.)
+# - the network's view: the input planes are dlshogi's features, exactly the words of the article's
+#   96 tokens (see planes()); the policy is the article's 1496 classes (destination square x move
+#   direction, impossible combinations removed), the action of a move.
+import sys
+
+import numpy as np
+
+try:
+    import cshogi
+    from cshogi.dlshogi import FEATURES1_NUM, FEATURES2_NUM, make_input_features, make_move_label
+except ImportError:  # the optional extra is missing: say how to install it, in one line
+    from alphazero.cli import UserError
+    raise UserError('full shogi (--game shogi9) needs the cshogi library (GPL-3.0, an optional extra): '
+                    'install it with `WITH_SHOGI=1 bash setup.sh` (or `pip install cshogi`)') from None
+
+from alphazero.opponents import random_action
+
+# The network's view of the game
+NAME = 'shogi9'
+BOARD_SHAPE = (9, 9)
+SQUARE_PLANES = FEATURES1_NUM   # 62 = per side (the side to move first): 14 piece kinds, the squares
+                                # each kind attacks (14), attacked by at least 1, 2, 3 pieces (3)
+HAND_PLANES = FEATURES2_NUM     # 57 = per side: pawns in hand >= 1 .. >= 8, lances, knights, silvers,
+                                # golds >= 1 .. >= 4, bishops, rooks >= 1, >= 2 (28); in check (1)
+INPUT_SHAPE = (9, 9, SQUARE_PLANES + HAND_PLANES)
+# The article's 96 tokens: 81 squares (their 62 words), then 14 hands (each the words of one piece
+# kind in one side's hand: pawns 8, lances, knights, silvers, golds 4, bishops, rooks 2), then check
+HAND_WORDS = (8, 4, 4, 4, 4, 2, 2)
+TOKENS = (SQUARE_PLANES, tuple((SQUARE_PLANES + sum((HAND_WORDS * 2)[:i]), count)
+                               for i, count in enumerate(HAND_WORDS * 2)) + ((SQUARE_PLANES + HAND_PLANES - 1, 1),))
+MAX_PLIES = 256                 # floodgate's move limit: a draw after 256 plies
+REPETITIONS = 4                 # the fourth occurrence of a position ends the game
+
+# ----- the 1496 move classes -----
+# dlshogi labels a move by direction * 81 + destination square, in the mover's view (the second
+# player's board turned round): 10 directions, the same 10 promoting, 7 drops, 2187 labels. Squares
+# are file * 9 + rank (file 0 is the 1-file, rank 0 the far rank a). STEPS[d] is the (file, rank)
+# step from source to destination of direction d; a knight jumps, the others may also slide.
+STEPS = ((0, -1), (1, -1), (-1, -1), (1, 0), (-1, 0), (0, 1), (1, 1), (-1, 1), (1, -2), (-1, -2))
+KNIGHT_JUMPS = (8, 9)
+PROMOTING = 10                  # directions 10-19: the same moves, promoting
+DROPS = 20                      # directions 20-26: drop a pawn, lance, knight, silver, gold, bishop, rook
+ZONE = 3                        # the promotion zone: the far three ranks
+
+
+def _on_board(file, rank):
+    return 0 <= file < 9 and 0 <= rank < 9
+
+
+# Can some piece make the move of a label in some position? A label is impossible when no source
+# square is on the board, when a piece could not stand there unpromoted (a knight on the far two
+# ranks; a pawn or lance dropped on the far rank, a knight on the far two), or when a promotion
+# neither starts nor ends in the zone
+def label_is_possible(label):
+    direction, square = divmod(label, 81)
+    file, rank = divmod(square, 9)
+    if direction >= DROPS:
+        lowest_rank = {0: 1, 1: 1, 2: 2}.get(direction - DROPS, 0)  # pawn, lance: rank b on; knight: rank c on
+        return rank >= lowest_rank
+    promote, direction = direction >= PROMOTING, direction % PROMOTING
+    step_file, step_rank = STEPS[direction]
+    distances = (1,) if direction in KNIGHT_JUMPS else range(1, 9)
+    sources = [(file - k * step_file, rank - k * step_rank) for k in distances
+               if _on_board(file - k * step_file, rank - k * step_rank)]
+    if not sources:
+        return False
+    if not promote:
+        return direction not in KNIGHT_JUMPS or rank >= 2
+    return rank < ZONE or any(source_rank < ZONE for _, source_rank in sources)
+
+
+# The classes: every possible label, in label order; ACTION_OF_LABEL maps the 2187 labels to them
+LABELS = np.array([label for label in range(27 * 81) if label_is_possible(label)])
+ACTION_COUNT = len(LABELS)      # 1496, as the article counts
+ACTION_OF_LABEL = np.full(27 * 81, -1)
+ACTION_OF_LABEL[LABELS] = np.arange(ACTION_COUNT)
+
+# Shogi's rules are not left-right symmetric in their records (the files are named), and the
+# article trains without mirroring: the identity only
+SYMMETRIES = ((tuple(range(81)), tuple(range(ACTION_COUNT))),)
+
+
+# Game state: a cshogi board, the plies played and the positions since the start (for repetition)
+class State:
+    # Initialise: the start position, or a position in SFEN (a USI GUI's `position sfen ...`)
+    def __init__(self, sfen=None, board=None, parent=None):
+        if board is None:
+            board = cshogi.Board()
+            if sfen is not None:
+                board.set_sfen(sfen)
+        self.board = board
+        self.sfen = sfen if parent is None else parent.sfen  # the game's start, None for the usual one
+        self.parent = parent
+        self.key = board.zobrist_hash()
+        self.in_check = board.is_check()
+        self._moves = None
+        self._ending = None
+
+    # The legal moves as {action: cshogi move}; cshogi already leaves out the pawn-drop mate
+    def moves(self):
+        if self._moves is None:
+            turn = self.board.turn
+            self._moves = {int(ACTION_OF_LABEL[make_move_label(move, turn)]): move for move in self.board.legal_moves}
+        return self._moves
+
+    def legal_actions(self):
+        return sorted(self.moves())
+
+    # The state after `action`
+    def next(self, action):
+        board = self.board.copy()
+        board.push(self.moves()[action])
+        return State(board=board, parent=self)
+
+    # The action of a legal move in USI notation (7g7f, P*5e, 8h2b+), or ValueError
+    def action_of_usi(self, text):
+        move = self.board.move_from_usi(text) if isinstance(text, str) and text.isascii() else 0
+        if not move or move not in self.moves().values():
+            raise ValueError(f'{text!r} is not a legal move here')
+        return self.action_of_move(move)
+
+    def action_of_move(self, move):
+        return int(ACTION_OF_LABEL[make_move_label(move, self.board.turn)])
+
+    # The game so far as a USI position command's argument: 'startpos moves 7g7f 3c3d'
+    def usi_position(self):
+        start = 'startpos' if self.sfen is None else f'sfen {self.sfen}'
+        moves = [cshogi.move_to_usi(move) for move in self.board.history]
+        return start + (' moves ' + ' '.join(moves) if moves else '')
+
+    def plies(self):
+        return self.board.move_number - 1
+
+    # How the game ended for the side to move: 'lose', 'win', 'draw', or None while it goes on
+    def ending(self):
+        if self._ending is None:
+            self._ending = self._find_ending() or ''
+        return self._ending or None
+
+    def _find_ending(self):
+        if not self.moves():
+            return 'lose'
+        repetition = self.repetition()
+        if repetition:
+            return repetition
+        return 'draw' if self.plies() >= MAX_PLIES else None
+
+    # The fourth occurrence of this position: 'draw', or the result for the side to move when one
+    # side checked with every move since the first occurrence ('win' when the opponent did)
+    def repetition(self):
+        history, state = [], self
+        while state is not None:
+            history.append(state)
+            state = state.parent
+        occurrences = [i for i, s in enumerate(history) if s.key == self.key]
+        if len(occurrences) < REPETITIONS:
+            return None
+        cycle = history[:occurrences[REPETITIONS - 1]]  # this state back to just after the first occurrence
+        # cycle[0], cycle[2], ... were reached by the opponent's moves; cycle[1], ... by ours
+        if all(s.in_check for s in cycle[0::2]):
+            return 'win'
+        if all(s.in_check for s in cycle[1::2]):
+            return 'lose'
+        return 'draw'
+
+    def is_lose(self):
+        return self.ending() == 'lose'
+
+    def is_draw(self):
+        return self.ending() == 'draw'
+
+    def is_done(self):
+        return self.ending() is not None
+
+    def is_first_player(self):
+        return self.board.turn == cshogi.BLACK
+
+    # The network's input, (9, 9, 119): dlshogi's features, which are the words of the article's
+    # tokens. Planes 0-61 hold, square by square, the words of that square's token (the piece on it,
+    # one word per kind of piece attacking it, the attack count 1, 2, 3 as cumulative words); planes
+    # 62-118 are the same on every square: the words of the 14 hand tokens and of the check token.
+    # A ResNet reads them as planes; the Transformer (dual_network.py) makes its 96 tokens from them
+    def planes(self):
+        square_words = np.zeros((SQUARE_PLANES, 9, 9), np.float32)
+        hand_words = np.zeros((HAND_PLANES, 9, 9), np.float32)
+        make_input_features(self.board, square_words, hand_words)
+        return np.concatenate([square_words, hand_words]).transpose(1, 2, 0)
+
+    # Squares in reading order from the first player's side (row 0 is rank a, column 0 the 9-file):
+    # the piece kind (cshogi's 1 pawn .. 14 dragon), + first player's, - second player's, 0 empty
+    def cells(self):
+        pieces = self.board.pieces
+        cells = []
+        for rank in range(9):
+            for file in range(8, -1, -1):
+                piece = pieces[file * 9 + rank]
+                cells.append(0 if piece == 0 else (piece & 15) * (1 if piece < 16 else -1))
+        return cells
+
+    # The board in the shogi world's usual form (BOD, as KIF files print it)
+    def __str__(self):
+        return self.board.to_bod().rstrip()
+
+
+# A move's name: USI notation (7g7f, P*5e, 8h2b+)
+def action_name(state, action):
+    return cshogi.move_to_usi(state.moves()[action])
+
+
+# The action a typed move stands for: USI notation, or None
+def parse_action(state, text):
+    try:
+        return state.action_of_usi(text.strip())
+    except ValueError:
+        return None
+
+
+MOVE_HELP = ('Type a move in USI notation: the square it leaves and the square it reaches, files 1-9 from the '
+             'right and ranks a-i from the top (7g7f), + to promote (8h2b+), or a drop as the piece letter, * and '
+             'the square (P*5e; P L N S G B R).')
+ENGINE_PROTOCOL = 'usi'
+SIDE_NAMES = ('sente (先手, moving up the board)', 'gote (後手, moving down the board)')
+
+
+# The fixed player of evaluate_best_player.py (the real opponents are USI engines: docs/shogi.md)
+def opponents():
+    return {'VS_Random': random_action}
+
+
+# Play one random game when run alone
+if __name__ == '__main__':
+    from alphazero.games import play_random_game
+    play_random_game(sys.modules[__name__])
