@@ -9,6 +9,7 @@ stamp=.venv/.requirements.sha256
 requirements=(requirements.txt)
 if [ "${WITH_RAY:-0}" = 1 ]; then requirements+=(requirements-ray.txt); fi  # optional: Ray workers
 if [ "${WITH_GPU:-0}" = 1 ]; then requirements+=(requirements-gpu.txt); fi  # optional: NVIDIA GPU builds
+if [ "${WITH_SHOGI:-0}" = 1 ]; then requirements+=(requirements-shogi.txt); fi  # optional: full shogi (cshogi, GPL)
 wanted=$(cat "${requirements[@]}" | sha256sum | cut -d' ' -f1)
 if [ ! -x "$PYTHON" ]; then
     echo "setup: creating .venv" >&2

@@ -14,6 +14,7 @@
 # - the network's view: the input planes are dlshogi's features, exactly the words of the article's
 #   96 tokens (see planes()); the policy is the article's 1496 classes (destination square x move
 #   direction, impossible combinations removed), the action of a move.
+import re
 import sys
 
 import numpy as np
@@ -93,14 +94,82 @@ ACTION_OF_LABEL[LABELS] = np.arange(ACTION_COUNT)
 SYMMETRIES = ((tuple(range(81)), tuple(range(ACTION_COUNT))),)
 
 
+# ----- positions in SFEN -----
+# cshogi aborts the whole process on some malformed SFEN strings, so a position from outside (a USI
+# GUI, a record) is checked here first
+PIECE_COUNTS = {'p': 18, 'l': 4, 'n': 4, 's': 4, 'g': 4, 'b': 2, 'r': 2, 'k': 2}  # both sides together
+SFEN_RANK = re.compile(r'(?:[1-9]|\+?[plnsbrPLNSBR]|[gkGK])+')
+SFEN_HANDS = re.compile(r'(?:(?:1[0-8]|[1-9])?[plnsgbrPLNSGBR])+')
+
+
+def sfen_problem(sfen):
+    """Why `sfen` is not a position to play from (board, side to move, hands, move number), or None."""
+    fields = sfen.split()
+    if len(fields) != 4:
+        return f'an SFEN has 4 fields (board, side to move, hands, move number), not {len(fields)}'
+    board, turn, hands, number = fields
+    ranks = board.split('/')
+    if len(ranks) != 9 or not all(SFEN_RANK.fullmatch(rank) for rank in ranks):
+        return 'the board is not 9 ranks of pieces (PLNSGBRK, lower case for the second player, + promoted) and digits'
+    counts = dict.fromkeys(PIECE_COUNTS, 0)
+    for number_of_rank, rank in enumerate(ranks):
+        width, promoted = 0, False
+        for char in rank:
+            if char.isdigit():
+                width += int(char)
+            elif char == '+':
+                promoted = True
+                continue
+            else:
+                width += 1
+                counts[char.lower()] += 1
+                # A pawn, lance or knight that could never move again (the far ranks, unpromoted)
+                far = number_of_rank if char.isupper() else 8 - number_of_rank
+                if not promoted and (far < {'p': 1, 'l': 1, 'n': 2}.get(char.lower(), 0)):
+                    return f'an unpromoted {char} on rank {"abcdefghi"[number_of_rank]} could never move'
+            promoted = False
+        if width != 9:
+            return f'rank {"abcdefghi"[number_of_rank]} has {width} squares, not 9'
+    if turn not in ('b', 'w'):
+        return f'the side to move is b or w, not {turn!r}'
+    if hands != '-':
+        if not SFEN_HANDS.fullmatch(hands):
+            return f'the hands {hands!r} are not counts and pieces (2P, b, -)'
+        for count, piece in re.findall(r'(\d*)([a-zA-Z])', hands):
+            counts[piece.lower()] += int(count or 1)
+    if board.count('K') != 1 or board.count('k') != 1:
+        return 'each side needs exactly one king'
+    too_many = [piece for piece, most in PIECE_COUNTS.items() if counts[piece] > most]
+    if too_many:
+        return f'more {too_many[0].upper()} than the game has'
+    if not number.isdigit() or not 1 <= int(number) <= 1_000_000:
+        return f'the move number is a whole number from 1, not {number!r}'
+    return None
+
+
+def sfen_problem_on(board):
+    """What the rules forbid in a position that sfen_problem() lets through, or None."""
+    fields = board.sfen().split()
+    fields[1] = 'w' if fields[1] == 'b' else 'b'
+    if cshogi.Board(' '.join(fields)).is_check():
+        return 'the side not to move is in check'
+    return None
+
+
 # Game state: a cshogi board, the plies played and the positions since the start (for repetition)
 class State:
-    # Initialise: the start position, or a position in SFEN (a USI GUI's `position sfen ...`)
+    # Initialise: the start position, or a position in SFEN (a USI GUI's `position sfen ...`;
+    # ValueError saying what is wrong with a bad one)
     def __init__(self, sfen=None, board=None, parent=None):
         if board is None:
             board = cshogi.Board()
             if sfen is not None:
-                board.set_sfen(sfen)
+                problem = sfen_problem(sfen)
+                if problem is None:
+                    board.set_sfen(sfen)
+                    problem = sfen_problem_on(board)
+                if problem:
+                    raise ValueError(f'bad SFEN {sfen!r}: {problem}')
         self.board = board
         self.sfen = sfen if parent is None else parent.sfen  # the game's start, None for the usual one
         self.parent = parent

@@ -85,11 +85,13 @@ class Evaluator:
         return self.network(planes)
 
 
-def search(evaluator, roots, evaluate_count, c_puct=C_PUCT, root_noise=None):
+def search(evaluator, roots, evaluate_count, c_puct=C_PUCT, root_noise=None, with_lines=False):
     """Visit counts (len(roots), A) of each root's moves after `evaluate_count` simulations.
 
     root_noise: None (the book), or (alpha, weight, rng) to mix Dirichlet(alpha) noise into the
     roots' priors with that weight, as AlphaZero does in self-play to try more openings.
+    with_lines: also return, per root, its principal line and value (see principal_line), which an
+    engine reports to a GUI.
     """
     if evaluate_count < 1:
         raise ValueError('the search needs at least one simulation')
@@ -182,4 +184,17 @@ def search(evaluator, roots, evaluate_count, c_puct=C_PUCT, root_noise=None):
             visits[edge] += 1
             value_sum[edge] += sign * leaf_value[on_path]
 
+    if with_lines:
+        return visits[:, 0, :], [principal_line(child[g], visits[g], value_sum[g]) for g in range(games)]
     return visits[:, 0, :]
+
+
+def principal_line(child, visits, value_sum):
+    """(actions, value) of one tree: the most visited move at each level down from the root, and
+    the first move's mean value for the side to move at the root."""
+    line, node = [], 0
+    while node >= 0 and visits[node].sum() > 0:
+        action = int(visits[node].argmax())
+        line.append(action)
+        node = child[node, action]
+    return line, float(-value_sum[0, line[0]] / visits[0, line[0]]) if line else 0.0  # W is the child's side's

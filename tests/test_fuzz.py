@@ -6,7 +6,7 @@ Hypothesis generates the input; CI runs FUZZ_EXAMPLES examples per test (default
 hunt is `FUZZ_EXAMPLES=2000 bash test.sh tests/test_fuzz.py`.
 """
 import contextlib
-import importlib
+import importlib.util
 import io
 import os
 import re
@@ -30,7 +30,8 @@ fuzz = settings(max_examples=EXAMPLES, deadline=None, derandomize=not os.environ
 
 # ----- flags -----
 SCRIPTS = ['self_play', 'train_network', 'evaluate_network', 'evaluate_best_player', 'train_cycle', 'dual_network',
-           'export', 'distill', 'train_records', 'make_records', 'play_web', 'gtp_engine', 'human_play', 'plot']
+           'export', 'distill', 'train_records', 'make_records', 'play_web', 'gtp_engine', 'human_play', 'plot',
+           'usi_engine']
 FLAGS = ['--games', '--sims', '--parallel', '--epochs', '--cycles', '--seed', '--temperature', '--dirichlet',
          '--random-opening', '--greedy-after', '--filters', '--blocks', '--width', '--layers', '--heads', '--window',
          '--samples', '--batch-size', '--port', '--engine', '--engine-games', '--opening', '--validation',
@@ -314,3 +315,26 @@ def test_an_h5_model_for_the_page_says_how_to_export_it(workdir):
     assert model_problem('x.h5', load_game('othello6')) == \
         'x.h5: the page plays ONNX models; `python export.py x.h5` writes one to give with --model.'
 
+
+
+# ----- SFEN positions (cshogi aborts the whole process on some bad ones, so ours must catch them) -----
+SFEN_WORDS = ['lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL', '4k4/9/9/9/9/9/9/9/4K4', 'b', 'w', '-',
+              '1', '2P', 'P*5e', 'moves', '7g7f', '+', '9', '/', 'K', 'k', '+P', '18p', '0']
+sfen_text = st.lists(st.one_of(st.sampled_from(SFEN_WORDS), st.text(alphabet='123456789/+PLNSGBRKplnsgbrk-bw ',
+                                                                         max_size=60)), max_size=8).map(' '.join)
+
+
+@pytest.mark.skipif(importlib.util.find_spec('cshogi') is None and not os.environ.get('CI'), reason='cshogi missing')
+@fuzz
+@given(text=sfen_text)
+def test_usi_positions_from_anything(text):
+    """`position sfen ...` with generated text: the position is set or one info string says why;
+    the process never dies (run in a child, since cshogi would abort it)."""
+    code = ('import sys; from alphazero.games import load_game; from usi_engine import UsiSession; '
+            'session = UsiSession(load_game("shogi9"), None, 1); '
+            'print(session.execute(sys.stdin.read()))')
+    result = subprocess.run([sys.executable, '-c', code], input='position sfen ' + text, capture_output=True,
+                            text=True, cwd=REPO, timeout=60)
+    assert result.returncode == 0, result.stderr[-300:]
+    answer = eval(result.stdout)
+    assert answer == [] or (len(answer) == 1 and answer[0].startswith('info string position: '))

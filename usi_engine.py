@@ -1,0 +1,232 @@
+# ====================
+# The AI as a USI engine (not in the book)
+# ====================
+# USI (the Universal Shogi Interface) is how shogi programs talk to GUIs such as ShogiHome
+# (electron-shogi), 将棋所 (Shogidokoro) and ShogiGUI, and to each other: this script reads commands
+# on its standard input and answers on its standard output, so that a GUI can show our full-shogi
+# AI and set it against other engines (docs/shogi.md says how to add it). Only USI goes to standard
+# output; everything else (TensorFlow's notices, our log) goes to standard error.
+#
+#   python usi_engine.py --game shogi9 [--model PATH] [--sims N]
+#
+# Each move is a PV-MCTS search of --sims simulations (`go nodes N` asks for N; with a clock,
+# fewer when the time given would not allow them). A GUI's malformed command is answered with an
+# `info string` saying what is wrong, and the engine goes on.
+
+import io
+import math
+import os
+import sys
+import time
+
+from alphazero.batched_mcts import Evaluator, search
+from alphazero.cli import ArgumentParser, UserError, run
+from alphazero.files import playing_sims
+from alphazero.games import load_game, playing_model_path
+from alphazero.inference import load_network
+from alphazero.limits import MAX_SIMS, check_search, file_path, whole_number
+from pv_mcts import PV_EVALUATE_COUNT
+
+# Parameters
+ENGINE_NAME = 'AlphaZero-book'
+ENGINE_AUTHOR = 'the AlphaZero book reimplementation'
+USI_GAMES = ('shogi9',)      # the games USI GUIs play
+CP_PER_LOGIT = 600           # centipawns for a winning probability p: 600 * ln(p / (1 - p)), as Ponanza's scale
+CP_LIMIT = 30000
+TIME_MARGIN = 0.8            # share of the time allowed for a move that the search may plan to use
+MOVES_TO_GO = 40             # a move may take the remaining time / this (besides byoyomi and increment)
+FIRST_RATE = 200.0           # simulations per second assumed before the first search measures it
+
+
+def centipawns(value):
+    """A value in [-1, 1] (the side to move's expected result) as a USI score in centipawns."""
+    p = min(max((value + 1) / 2, 1e-6), 1 - 1e-6)
+    return int(max(-CP_LIMIT, min(CP_LIMIT, round(CP_PER_LOGIT * math.log(p / (1 - p))))))
+
+
+class UsiSession:
+    """One USI conversation: the position the GUI set, the options, and the answers to each command.
+    `think(state, sims)` returns (visit counts, principal line, value) for a position."""
+
+    def __init__(self, game, think, sims, log=lambda text: None):
+        self.game = game
+        self.think = think
+        self.sims = sims
+        self.log = log
+        self.state = game.State()
+        self.rate = FIRST_RATE       # simulations per second, measured
+        self.held = None             # the bestmove line of a `go infinite` or `go ponder`, until stop
+        self.finished = False
+        self.commands = {'usi': self.usi, 'isready': lambda words: ['readyok'], 'setoption': self.setoption,
+                         'usinewgame': lambda words: [], 'position': self.position, 'go': self.go,
+                         'stop': self.release, 'ponderhit': self.release, 'gameover': lambda words: [],
+                         'quit': self.quit}
+
+    def execute(self, line):
+        """The lines to print for one line of input."""
+        words = line.split()
+        if not words:
+            return []
+        command = self.commands.get(words[0])
+        if command is None:
+            return [f'info string unknown command {words[0][:40]!r}']
+        try:
+            return command(words[1:])
+        except ValueError as error:
+            return [f'info string {words[0]}: {error}']
+
+    def usi(self, words):
+        return [f'id name {ENGINE_NAME}', f'id author {ENGINE_AUTHOR}',
+                f'option name Simulations type spin default {self.sims} min 1 max {MAX_SIMS}', 'usiok']
+
+    def setoption(self, words):
+        # setoption name NAME [value VALUE]; GUIs also send USI_Hash and USI_Ponder, which need nothing
+        if words[:1] != ['name'] or len(words) < 2:
+            raise ValueError('give "setoption name NAME value VALUE"')
+        name = words[1]
+        value = words[words.index('value') + 1] if 'value' in words[:-1] else None
+        if name == 'Simulations':
+            if value is None or not value.isdigit() or not 1 <= int(value) <= MAX_SIMS:
+                raise ValueError(f'Simulations is a whole number from 1 to {MAX_SIMS}')
+            check_search(self.game, int(value))
+            self.sims = int(value)
+        return []
+
+    def position(self, words):
+        # position startpos [moves M...] | position sfen BOARD TURN HANDS NUMBER [moves M...]
+        moves_at = words.index('moves') if 'moves' in words else len(words)
+        start, moves = words[:moves_at], words[moves_at + 1:]
+        if start == ['startpos']:
+            state = self.game.State()
+        elif start[:1] == ['sfen']:
+            state = self.game.State(' '.join(start[1:]))
+        else:
+            raise ValueError('give "position startpos [moves ...]" or "position sfen SFEN [moves ...]"')
+        for number, move in enumerate(moves, 1):
+            if state.is_done():
+                raise ValueError(f'move {number} ({move[:12]}) comes after the end of the game; position unchanged')
+            try:
+                state = state.next(state.action_of_usi(move))
+            except ValueError:
+                raise ValueError(f'move {number} ({move[:12]}) is not legal; position unchanged') from None
+        self.state = state
+        return []
+
+    def go(self, words):
+        # go [ponder] [btime B wtime W] [byoyomi T | binc B winc W] [nodes N] [movetime T] [infinite]
+        settings, flags = {}, set()
+        for i, word in enumerate(words):
+            if word in ('ponder', 'infinite'):
+                flags.add(word)
+            elif word in ('btime', 'wtime', 'byoyomi', 'binc', 'winc', 'nodes', 'movetime', 'mate'):
+                value = words[i + 1] if i + 1 < len(words) else ''
+                if not value.isdigit():
+                    raise ValueError(f'{word} needs a whole number')
+                settings[word] = int(value)
+        lines, best = self.search(self.sims_for(settings, flags))
+        if flags:  # the GUI wants the answer only after stop (or ponderhit)
+            self.held = best
+            return lines
+        return lines + [best]
+
+    def sims_for(self, settings, flags):
+        """Simulations for this move: `nodes`, else --sims, fewer when the clock allows less."""
+        if 'nodes' in settings:
+            return max(1, min(settings['nodes'], MAX_SIMS))
+        if 'infinite' in flags or 'ponder' in flags:
+            return self.sims
+        mine = 'b' if self.state.is_first_player() else 'w'
+        seconds = settings.get('movetime', 0) / 1000
+        if not seconds and (f'{mine}time' in settings or 'byoyomi' in settings):
+            seconds = (settings.get(f'{mine}time', 0) / MOVES_TO_GO + settings.get('byoyomi', 0)
+                       + settings.get(f'{mine}inc', 0)) / 1000
+        if not seconds:
+            return self.sims
+        return max(1, min(self.sims, int(self.rate * seconds * TIME_MARGIN)))
+
+    def search(self, sims):
+        """info lines and the bestmove line for the current position."""
+        state = self.state
+        if state.is_done() or not state.legal_actions():
+            return [], 'bestmove resign' if state.ending() != 'win' else 'bestmove win'
+        if state.board.is_nyugyoku():  # a won king's entry (入玉宣言): declare it
+            return [], 'bestmove win'
+        started = time.perf_counter()
+        visits, line, value = self.think(state, sims)
+        seconds = max(time.perf_counter() - started, 1e-3)
+        self.rate = sims / seconds
+        names, walked = [], state
+        for action in line:
+            names.append(self.game.action_name(walked, action))
+            walked = walked.next(action)
+            if walked.is_done():
+                break
+        after_best = state.next(line[0])
+        score = 'mate 1' if after_best.is_lose() else f'cp {centipawns(value)}'
+        info = (f'info depth {len(names)} nodes {sims} time {round(seconds * 1000)} nps {round(self.rate)} '
+                f'score {score} pv {" ".join(names)}')
+        self.log(f'{names[0]}: {info}')
+        return [info], f'bestmove {names[0]}'
+
+    def release(self, words):
+        held, self.held = self.held, None
+        return [held] if held else []
+
+    def quit(self, words):
+        self.finished = True
+        return []
+
+
+def serve(session, lines, output):
+    """Answer every command of `lines` on `output` until quit, the end of input, or the GUI closing
+    the output."""
+    for line in lines:
+        answers = session.execute(line)
+        try:
+            for answer in answers:
+                output.write(answer + '\n')
+            output.flush()
+        except BrokenPipeError:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), output.fileno())  # nothing more to flush at exit
+            return
+        if session.finished:
+            break
+
+
+def parse_args(argv=None):
+    parser = ArgumentParser(description='Play the best model of full shogi as a USI engine on standard input and '
+                                        'output (for GUIs such as ShogiHome or Shogidokoro, and for matches).')
+    parser.add_argument('--game', choices=USI_GAMES, default='shogi9', help='(default: %(default)s)')
+    parser.add_argument('--model', type=file_path, help="a model file, .h5 or .onnx (default: the game's best.h5, "
+                                                         'else the shipped one)')
+    parser.add_argument('--sims', type=whole_number(1, MAX_SIMS),
+                        help=f'search simulations per move (default: what the model records, else {PV_EVALUATE_COUNT})')
+    return parser.parse_args(argv)
+
+
+def main():
+    args = parse_args()
+
+    # Standard output carries USI only: keep a copy of it for the answers and send fd 1 to stderr
+    answers = os.fdopen(os.dup(1), 'w')
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+
+    game = load_game(args.game)
+    path = args.model or playing_model_path(game)
+    if not os.path.exists(path):
+        raise UserError(f'no model at {path}: train one (docs/shogi.md) or give --model')
+    network, description = load_network(path, game)
+    sims, why = playing_sims(args.sims, path, PV_EVALUATE_COUNT)
+    check_search(game, sims)
+
+    def think(state, count):  # a cache per move: a whole game's positions would fill the memory
+        visits, [(line, value)] = search(Evaluator(network), [state], count, with_lines=True)
+        return visits[0], line, value
+    print(f'{ENGINE_NAME}: {game.NAME}, {description}, {sims} simulations per move ({why})', file=sys.stderr)
+    session = UsiSession(game, think, sims, log=lambda text: print(text, file=sys.stderr, flush=True))
+    serve(session, io.TextIOWrapper(sys.stdin.buffer, errors='replace', newline='\n'), answers)
+
+
+if __name__ == '__main__':
+    run(main)
