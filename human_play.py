@@ -378,6 +378,9 @@ def parse_args(argv=None):
 def main():
     args = parse_args()
     game = load_game(args.game)
+    if not args.text and not game.action_squares and game.square_action is None:  # no window can show its moves
+        raise UserError(f'{game.NAME} has no window here: play it with --text, or in a shogi GUI through '
+                        'usi_engine.py (docs/shogi.md)')
     path = args.model or playing_model_path(game)
     network, description = load_network(path, game)
     sims, why = playing_sims(args.sims, path, PV_EVALUATE_COUNT)

@@ -14,7 +14,7 @@ import urllib.parse
 
 from alphazero.cli import ArgumentParser, UserError, run
 from alphazero.files import playing_sims
-from alphazero.games import add_game_flag, game_flag, load_game, model_path, playing_model_path
+from alphazero.games import DEFAULT_GAME, game_flag, load_game, model_path, playing_model_path
 from alphazero.inference import load_onnx
 from alphazero.limits import MAX_SIMS, file_path, whole_number
 from alphazero.onnx_export import ensure_onnx
@@ -23,6 +23,8 @@ from pv_mcts import PV_EVALUATE_COUNT
 # Parameters
 HOST = '127.0.0.1'
 PORT = 8000
+PAGE_GAMES = ('connect4', 'gomoku', 'othello6', 'othello8', 'othello8planes', 'pointothello', 'shogi',
+              'tictactoe')  # the games web/games.js has the rules of
 ROOT = os.path.dirname(os.path.abspath(__file__))
 WEB_DIR = os.path.join(ROOT, 'web')
 ORT_DIR = os.path.join(ROOT, 'node_modules', 'onnxruntime-web', 'dist')
@@ -128,7 +130,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 def parse_args(argv=None):
     parser = ArgumentParser(description='Play the best model in a browser (served on 127.0.0.1).')
-    add_game_flag(parser)
+    parser.add_argument('--game', default=DEFAULT_GAME, choices=PAGE_GAMES,
+                        help='which game (the games the page knows, web/games.js) (default: %(default)s)')
     parser.add_argument('--port', type=whole_number(0, 65535), default=PORT, help='port (0: any free port) (default: %(default)s)')
     parser.add_argument('--sims', type=whole_number(1, MAX_SIMS),
                         help=f'the page\'s starting number of simulations per move (default: what the model records, '

@@ -22,6 +22,7 @@ import numpy as np
 try:
     import cshogi
     from cshogi.dlshogi import FEATURES1_NUM, FEATURES2_NUM, make_input_features, make_move_label
+    from cshogi.KI2 import move_to_ki2
 except ImportError:  # the optional extra is missing: say how to install it, in one line
     from alphazero.cli import UserError
     raise UserError('full shogi (--game shogi9) needs the cshogi library (GPL-3.0, an optional extra): '
@@ -289,17 +290,41 @@ def action_name(state, action):
     return cshogi.move_to_usi(state.moves()[action])
 
 
-# The action a typed move stands for: USI notation, or None
+# Japanese notation (KI2: ▲７六歩, △同　銀, ５八金右, ２二角成) made comparable: no side marks or
+# spaces, digits and kanji numerals as ASCII digits, one spelling per piece
+JAPANESE_SPELLINGS = str.maketrans({**{c: str(i) for i, c in enumerate('０１２３４５６７８９')},
+                                    **{c: str(i) for i, c in enumerate('〇一二三四五六七八九')},
+                                    '王': '玉', '竜': '龍', '▲': None, '△': None, '☗': None, '☖': None,
+                                    ' ': None, '\u3000': None})
+
+
+def japanese_names(state, action):
+    """The ways a move may be written in Japanese, made comparable: as KI2 writes it, and with
+    同 (the previous move's square) spelt out as the square."""
+    name = move_to_ki2(state.moves()[action], state.board).translate(JAPANESE_SPELLINGS)
+    usi = cshogi.move_to_usi(state.moves()[action])
+    square = usi[2] + str('abcdefghi'.index(usi[3]) + 1)
+    return {name, name.replace('同', square)}
+
+
+# The action a typed move stands for: USI notation (7g7f) or Japanese (７六歩, 76歩, 同銀), or None
 def parse_action(state, text):
     try:
         return state.action_of_usi(text.strip())
     except ValueError:
-        return None
+        pass
+    typed = text.translate(JAPANESE_SPELLINGS).replace('成銀', '全').replace('成桂', '圭').replace('成香', '杏')
+    found = [a for a in state.legal_actions() if typed in japanese_names(state, a)]
+    if not found:  # 打 (a drop) typed where KI2 leaves it out, or left out where KI2 needs it
+        drops = [a for a in state.legal_actions() if '*' in cshogi.move_to_usi(state.moves()[a])]
+        found = [a for a in drops if typed.removesuffix('打') in japanese_names(state, a)
+                 or typed + '打' in japanese_names(state, a)]
+    return found[0] if len(found) == 1 else None
 
 
 MOVE_HELP = ('Type a move in USI notation: the square it leaves and the square it reaches, files 1-9 from the '
              'right and ranks a-i from the top (7g7f), + to promote (8h2b+), or a drop as the piece letter, * and '
-             'the square (P*5e; P L N S G B R).')
+             'the square (P*5e; P L N S G B R); or in Japanese: ７六歩, 76歩, ２二角成, 同銀, ５八金右, ５五角打.')
 ENGINE_PROTOCOL = 'usi'
 SIDE_NAMES = ('sente (先手, moving up the board)', 'gote (後手, moving down the board)')
 

@@ -27,11 +27,15 @@ def augment(game, position, policy, value):
 def replay_sample(game, position, policy, value, count, rng):
     rows = rng.integers(len(value), size=count)
     symmetry = rng.integers(len(game.SYMMETRIES), size=count)
-    squares = position[rows].reshape(count, -1, position.shape[-1])
-    square_permutations = np.array([s for s, _ in game.SYMMETRIES])[symmetry]
-    action_permutations = np.array([a for _, a in game.SYMMETRIES])[symmetry]
-    sampled_position = np.take_along_axis(squares, square_permutations[:, :, None], axis=1).reshape(count, *position.shape[1:])
-    sampled_policy = np.take_along_axis(policy[rows], action_permutations, axis=1)
+    sampled_position, sampled_policy = position[rows], policy[rows]
+    # Each symmetry turns its own samples (one at a time: full shogi's samples are large)
+    squares = sampled_position.reshape(count, -1, position.shape[-1])
+    for index, (square_permutation, action_permutation) in enumerate(game.SYMMETRIES):
+        chosen = np.flatnonzero(symmetry == index)
+        if index == 0 or not len(chosen):  # the identity comes first (alphazero/contract.py)
+            continue
+        squares[chosen] = squares[chosen][:, list(square_permutation)]
+        sampled_policy[chosen] = sampled_policy[chosen][:, list(action_permutation)]
     return sampled_position, sampled_policy, value[rows]
 
 

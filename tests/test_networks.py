@@ -1,4 +1,4 @@
-"""The three networks (book, resnet, transformer) for every game, the replay sampler, and training
+"""The networks (book, resnet, transformer, transformer-dense) for every game, the replay sampler, and training
 that keeps its compiled model from cycle to cycle."""
 import os
 import subprocess
@@ -101,7 +101,7 @@ def test_training_keeps_its_compiled_model_and_starts_each_cycle_from_best(workd
 def test_a_bad_network_name_is_named_with_the_choices(workdir):
     result = subprocess.run([sys.executable, os.path.join(REPO, 'dual_network.py'), '--network', 'mlp'],
                             capture_output=True, text=True, cwd=workdir)
-    assert result.returncode == 2 and "invalid choice: 'mlp' (choose from 'book', 'resnet', 'transformer')" in result.stderr
+    assert result.returncode == 2 and "invalid choice: 'mlp' (choose from 'book', 'resnet', 'transformer', 'transformer-dense')" in result.stderr
 
 
 def test_onnxruntime_uses_only_the_cpus_the_process_may_use():

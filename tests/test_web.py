@@ -9,8 +9,9 @@ import sys
 
 import numpy as np
 
-from alphazero.games import GAMES, load_game
+from alphazero.games import load_game
 from alphazero.gtp import action_names
+from play_web import PAGE_GAMES as GAMES
 from alphazero.inference import KerasNetwork
 from conftest import REPO, need, tiny_model
 from pv_mcts import pv_mcts_visits
