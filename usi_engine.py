@@ -88,7 +88,10 @@ class UsiSession:
         if name == 'Simulations':
             if value is None or not value.isdigit() or not 1 <= int(value) <= MAX_SIMS:
                 raise ValueError(f'Simulations is a whole number from 1 to {MAX_SIMS}')
-            check_search(self.game, int(value))
+            try:
+                check_search(self.game, int(value))
+            except UserError as error:  # more than the memory holds: say so, keep the old value
+                raise ValueError(str(error)) from None
             self.sims = int(value)
         return []
 

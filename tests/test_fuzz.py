@@ -338,3 +338,46 @@ def test_usi_positions_from_anything(text):
     assert result.returncode == 0, result.stderr[-300:]
     answer = eval(result.stdout)
     assert answer == [] or (len(answer) == 1 and answer[0].startswith('info string position: '))
+
+
+USI_WORDS = ['usi', 'isready', 'usinewgame', 'position', 'startpos', 'sfen', 'moves', 'go', 'stop', 'ponderhit',
+             'setoption', 'name', 'value', 'Simulations', 'USI_Hash', 'btime', 'wtime', 'byoyomi', 'binc', 'winc',
+             'nodes', 'movetime', 'infinite', 'ponder', 'mate', 'gameover', 'win', 'lose', '7g7f', '3c3d', 'P*5e',
+             '8h2b+', '0', '1', '3', '-1', '999', '\t', '\x00', '７六歩', 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL',
+             'b', 'w', '-']
+usi_lines = st.lists(st.lists(st.one_of(st.sampled_from(USI_WORDS), st.text(max_size=6)), max_size=8).map(' '.join),
+                     max_size=12)
+
+
+@pytest.mark.skipif(importlib.util.find_spec('cshogi') is None and not os.environ.get('CI'), reason='cshogi missing')
+@fuzz
+@given(lines=usi_lines)
+def test_any_usi_input_is_answered_in_lines(lines):
+    """Generated USI sessions against a tiny real network: every line is answered with lines of USI
+    (id/option/usiok/readyok/info/bestmove), never an exception; the position stays legal."""
+    session = usi_session()
+    for line in lines:
+        for answer in session.execute(line):
+            assert answer.split()[0] in ('id', 'option', 'usiok', 'readyok', 'info', 'bestmove'), (line, answer)
+        assert session.state.is_done() or session.state.legal_actions() is not None
+
+
+USI_NETWORK = []
+
+
+def usi_session():
+    """A UsiSession on a tiny untrained network (built once), 2 simulations unless told otherwise."""
+    from alphazero.batched_mcts import Evaluator, search
+    from usi_engine import UsiSession
+    game = load_game('shogi9')
+    if not USI_NETWORK:
+        import keras
+        from alphazero.inference import KerasNetwork
+        from dual_network import build_network
+        keras.utils.set_random_seed(0)
+        USI_NETWORK.append(KerasNetwork(build_network(game, 'resnet', filters=4, residual_num=1)))
+
+    def think(state, count):
+        visits, [(line, value)] = search(Evaluator(USI_NETWORK[0]), [state], min(count, 16), with_lines=True)
+        return visits[0], line, value
+    return UsiSession(game, think, 2)
