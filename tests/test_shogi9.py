@@ -332,3 +332,23 @@ def test_make_records_and_train_on_them(workdir, fairy_stockfish):
     assert trained.returncode == 0, trained.stderr[-500:]
     assert os.path.exists('runs/shogi9/model/best.h5') and os.path.exists('runs/shogi9/model/best.onnx')
     assert 'validation: move predicted' in trained.stdout
+
+
+def test_a_human_plays_full_shogi_in_the_terminal_in_japanese(game, capsys):
+    """The text player: the KIF board, a move typed in Japanese, one bad answer, a whole game."""
+    import keras
+    from alphazero.inference import KerasNetwork
+    from dual_network import build_network
+    from human_play import ai_action, play_text
+    keras.utils.set_random_seed(0)
+    ai = ai_action(game, KerasNetwork(build_network(game, 'resnet', filters=4, residual_num=1)), 2)
+    typed = []
+
+    def read(prompt):  # a bad answer, then ７六歩 in Japanese, then the first legal move offered (USI)
+        typed.append(['９九王', '７六歩'][len(typed)] if len(typed) < 2 else prompt[len('your move '):-2].split()[0])
+        return typed[-1]
+    ended = play_text(game, ai, True, read)
+    out = capsys.readouterr().out
+    assert ended.is_done() and len(typed) > 3
+    assert "'９九王' is not a legal move" in out and '先手の持駒' in out and '▲７六歩' in out
+    assert out.strip().splitlines()[-1] in ('You win', 'You lose', 'Draw')
