@@ -13,11 +13,15 @@ Tree storage, per game g and node index i (node 0 is the root), per action a:
     terminal[g, i]        the node's position is over; end_value[g, i] its value then
 Every simulation adds at most one node, so a search of S simulations needs S nodes per game.
 """
+import hashlib
+
 import numpy as np
 
 from alphazero.games import terminal_value
 
 C_PUCT = 1.0  # weight of the prior in the PUCT rule (the book's pv_mcts.py)
+CACHE_BYTES = 1 << 30  # the evaluator's cache of network outputs holds at most this much
+CACHE_OVERHEAD = 200   # bytes per cached position besides its policy (key, value, dictionary)
 
 
 def legal_policy(policy, legal_actions):
@@ -44,14 +48,17 @@ def visits_to_scores(visits, temperature):
 
 
 class Evaluator:
-    """A network plus an optional cache of its outputs, keyed by the exact input planes.
+    """A network plus an optional cache of its outputs, keyed by a hash of the exact input planes.
 
-    The cache is valid for one network only: make a new Evaluator for every network.
+    The cache is valid for one network only: make a new Evaluator for every network. It holds at
+    most CACHE_BYTES of outputs and starts again empty when full (a self-play stage of full shogi
+    meets millions of positions).
     """
 
     def __init__(self, network, cache=True):
         self.network = network
         self.cache = {} if cache else None
+        self.cache_entries = None  # how many outputs fit, known at the first call
         self.lookups = 0        # positions asked for
         self.evaluations = 0    # positions sent to the network
         self.calls = 0          # batched network calls
@@ -67,16 +74,20 @@ class Evaluator:
         if self.cache is None:
             return self._run(planes)
 
-        keys = [p.tobytes() for p in planes]
+        keys = [hashlib.blake2b(p.tobytes(), digest_size=16).digest() for p in planes]
+        known = {key: self.cache[key] for key in keys if key in self.cache}
         missing = {}
         for index, key in enumerate(keys):
-            if key not in self.cache and key not in missing:
+            if key not in known and key not in missing:
                 missing[key] = index
         if missing:
             policies, values = self._run(planes[list(missing.values())])
+            self.cache_entries = self.cache_entries or max(1, CACHE_BYTES // (policies[0].nbytes + CACHE_OVERHEAD))
+            if len(self.cache) + len(missing) > self.cache_entries:
+                self.cache.clear()
             for row, key in enumerate(missing):
-                self.cache[key] = (policies[row], values[row])
-        hits = [self.cache[key] for key in keys]
+                known[key] = self.cache[key] = (policies[row].copy(), values[row])
+        hits = [known[key] for key in keys]
         return np.stack([h[0] for h in hits]), np.array([h[1] for h in hits])
 
     def _run(self, planes):

@@ -1,5 +1,6 @@
-"""The tables of shipped models in README.md, README.ja.md and docs/strength.md, made from the files
-that hold the figures (pretrained/*/model.json): run `python docs/make_tables.py` after a model or
+"""The tables of shipped models in README.md, README.ja.md and docs/strength.md, and full shogi's
+comparison of networks in docs/shogi.md, made from the files that hold the figures
+(pretrained/*/model.json): run `python docs/make_tables.py` after a model or
 its measurements change. tests/test_docs.py fails when a page's table and its source disagree."""
 import argparse
 import glob
@@ -10,9 +11,9 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BEGIN = '<!-- the table below is made by docs/make_tables.py from pretrained/*/model.json -->'
 END = '<!-- end of the table -->'
-ORDER = ('tictactoe', 'connect4', 'othello6', 'othello8', 'pointothello', 'shogi', 'gomoku')
+ORDER = ('tictactoe', 'connect4', 'othello6', 'othello8', 'pointothello', 'shogi', 'shogi9', 'gomoku')
 JAPANESE_NAMES = {'tictactoe': '三目並べ', 'connect4': '四目並べ', 'othello6': '6x6 オセロ', 'othello8': '8x8 オセロ',
-                  'pointothello': '点数制リバーシ', 'shogi': '簡易将棋', 'gomoku': '五目並べ'}
+                  'pointothello': '点数制リバーシ', 'shogi': '簡易将棋', 'gomoku': '五目並べ', 'shogi9': '本将棋'}
 
 
 def shipped():
@@ -58,21 +59,43 @@ def table(page):
     return '\n'.join(rows)
 
 
-PAGES = ('README.md', 'README.ja.md', os.path.join('docs', 'strength.md'))
+# The shogi-Transformer article's table at CPU size (docs/shogi.md), from the comparison that
+# pretrained/shogi9/model.json records beside the article's own figures
+SHOGI_BEGIN = '<!-- the table below is made by docs/make_tables.py from pretrained/shogi9/model.json -->'
+SHOGI_ROWS = (('parameters', 'parameters', '{:,}'), ('training positions', 'training_positions', '{:,}'),
+              ('training time', 'training_time', '{}'), ('training loss', 'train_loss', '{:.3f}'),
+              ('validation loss', 'validation_loss', '{:.3f}'), ('policy accuracy', 'policy_accuracy', '{:.1%}'),
+              ('value accuracy', 'value_accuracy', '{:.1%}'))
+
+
+def shogi_table(page):
+    comparison = shipped()['shogi9']['records_comparison']
+    columns = comparison['columns']
+    rows = ['| | ' + ' | '.join(c['name'] for c in columns) + ' |', '|---' * (len(columns) + 1) + '|']
+    for label, key, form in SHOGI_ROWS:
+        rows.append(f'| {label} | ' + ' | '.join(form.format(c[key]) if c.get(key) is not None else '-'
+                                                 for c in columns) + ' |')
+    return '\n'.join(rows)
+
+
+PAGES = {'README.md': (BEGIN, table), 'README.ja.md': (BEGIN, table), os.path.join('docs', 'strength.md'): (BEGIN, table),
+         os.path.join('docs', 'shogi.md'): (SHOGI_BEGIN, shogi_table)}
 
 
 def regenerated(page):
     """The page's text with its table made again."""
+    begin, make = PAGES[page]
     with open(os.path.join(ROOT, page), encoding='utf-8') as f:
         text = f.read()
-    before, rest = text.split(BEGIN + '\n', 1)
+    before, rest = text.split(begin + '\n', 1)
     _, after = rest.split(END, 1)
-    return f'{before}{BEGIN}\n{table(page)}\n{END}{after}'
+    return f'{before}{begin}\n{make(page)}\n{END}{after}'
 
 
 if __name__ == '__main__':
     argparse.ArgumentParser(description='Make the tables of shipped models in README.md, README.ja.md and '
-                                        'docs/strength.md again from pretrained/*/model.json.').parse_args()
+                                        'docs/strength.md, and the comparison in docs/shogi.md, again from '
+                                        'pretrained/*/model.json.').parse_args()
     for page in PAGES:
         text = regenerated(page)
         with open(os.path.join(ROOT, page), 'w', encoding='utf-8') as f:

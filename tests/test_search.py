@@ -42,6 +42,15 @@ def test_cache_saves_network_evaluations_without_changing_the_search(networks):
     assert cached.lookups == plain.lookups
 
 
+def test_a_full_cache_starts_again_without_changing_the_search(networks, monkeypatch):
+    import alphazero.batched_mcts
+    monkeypatch.setattr(alphazero.batched_mcts, 'CACHE_BYTES', 20 * (9 * 4 + alphazero.batched_mcts.CACHE_OVERHEAD))
+    positions = sample_positions(game, 30, seed=3)
+    plain, small = Evaluator(networks[0], cache=False), Evaluator(networks[0], cache=True)
+    np.testing.assert_array_equal(search(plain, positions, 60), search(small, positions, 60))
+    assert small.cache_entries == 20 and len(small.cache) <= 20 and small.evaluations > small.cache_entries
+
+
 @pytest.mark.parametrize('mine, theirs, expected', [
     ([0, 1], [3, 4], 2),        # take the win on the top row
     ([6, 7], [0, 4], 8),        # take the win on the bottom row
