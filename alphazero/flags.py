@@ -48,9 +48,11 @@ def add_opening_flag(parser, opening):
 
 
 def add_engine_flags(parser, engine_games, opening):
-    """GTP engines as opponents (evaluate_best_player.py's EP_ constants)."""
+    """Other programs as opponents: GTP engines, USI engines for full shogi (evaluate_best_player.py's
+    EP_ constants)."""
     parser.add_argument('--engine', action='append', default=[], metavar='COMMAND', type=engine_command,
-                        help='also play this GTP engine, for example --engine "/usr/games/gtp-rhino -l 1" '
+                        help='also play this GTP engine, for example --engine "/usr/games/gtp-rhino -l 1", or for '
+                             'full shogi a USI engine and its go line, "/usr/games/fairy-stockfish; go depth 3" '
                              '(repeat the flag for several engines)')
     parser.add_argument('--engine-games', type=whole_number(1, MAX_GAMES), default=engine_games, metavar='N',
                         help='games against each engine (default: %(default)s)')

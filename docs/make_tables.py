@@ -39,6 +39,8 @@ def trained(model):
         teacher, student = t['teacher'], t['distillation']
         return (f"a teacher of {teacher['cycles']} cycles, {round(teacher['seconds'] / 60)} min; "
                 f"distilled in {round(student['seconds'] / 60)} min")
+    if not t['cycles']:  # learned from records only
+        return f"from records, {round(t['seconds'] / 60)} min"
     return f"{t['cycles']} cycles, {round(t['seconds'] / 60)} min"
 
 
