@@ -352,3 +352,28 @@ def test_a_human_plays_full_shogi_in_the_terminal_in_japanese(game, capsys):
     assert ended.is_done() and len(typed) > 3
     assert "'９九王' is not a legal move" in out and '先手の持駒' in out and '▲７六歩' in out
     assert out.strip().splitlines()[-1] in ('You win', 'You lose', 'Draw')
+
+
+def test_kif_records_in_shift_jis_and_utf8(game, tmp_path):
+    """A KIF game as GUIs write it (Japanese moves with their source squares, 投了), in Shift_JIS and
+    in UTF-8: read with the resignation as its result."""
+    from alphazero.records import read_records
+    kif = ('手合割：平手\n先手：a\n後手：b\n手数----指手---------消費時間--\n'
+           '   1 ７六歩(77)   ( 0:00/00:00:00)\n   2 ３四歩(33)   ( 0:00/00:00:00)\n'
+           '   3 ２二角成(88) ( 0:00/00:00:00)\n   4 同　銀(31)   ( 0:00/00:00:00)\n'
+           '   5 投了\nまで4手で後手の勝ち\n')
+    for encoding in ('cp932', 'utf-8'):
+        path = tmp_path / f'game-{encoding}.kif'
+        path.write_bytes(kif.encode(encoding))
+        games, problems = read_records(str(path), game)
+        assert problems == [] and len(games) == 1 and games[0].result == -1
+        assert [game.action_name(s, a) for s, a in zip(replay_states(game, games[0]), games[0])] == \
+            ['7g7f', '3c3d', '8h2b+', '3a2b']
+
+
+def replay_states(game, actions):
+    state, states = game.State(), []
+    for action in actions:
+        states.append(state)
+        state = state.next(action)
+    return states
