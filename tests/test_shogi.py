@@ -277,3 +277,19 @@ def test_random_openings_never_hang_a_lion():
             state = state.next(action)
         assert not any(state.next(action).is_lose() for action in state.legal_actions())
     assert len({tuple(moves) for moves in openings}) == 13
+
+
+def test_fairy_stockfish_plays_the_same_game(workdir):
+    """Fairy-Stockfish told the rules (engines/variants.ini) counts the same move trees as shogi.py:
+    an established program as the second implementation, and a referee for later matches."""
+    import os
+    import subprocess
+    from conftest import REPO, need
+    program = '/usr/games/fairy-stockfish'
+    need(os.access(program, os.X_OK), "Fairy-Stockfish", 'apt-get install fairy-stockfish')
+    variants = os.path.join(REPO, 'engines', 'variants.ini')
+    commands = (f'uci\nsetoption name VariantPath value {variants}\nsetoption name UCI_Variant value simpleshogi\n'
+                'isready\n' + ''.join(f'position startpos\ngo perft {depth}\n' for depth in range(1, 7)) + 'quit\n')
+    output = subprocess.run([program], input=commands, capture_output=True, text=True, timeout=120).stdout
+    counts = [int(line.split(':')[1]) for line in output.splitlines() if line.startswith('Nodes searched')]
+    assert counts == [perft(State(), depth) for depth in range(1, 7)] == [4, 17, 123, 976, 8095, 71631]
