@@ -8,8 +8,6 @@
 # standard output; everything else (TensorFlow's notices, our log) goes to standard error.
 
 import inspect
-import io
-import os
 import re
 import sys
 import time
@@ -18,7 +16,7 @@ import unicodedata
 import numpy as np
 
 from alphazero.batched_mcts import Evaluator
-from alphazero.cli import ArgumentParser, UserError, run
+from alphazero.cli import ArgumentParser, UserError, protocol_streams, run, serve
 from alphazero.files import playing_sims
 from alphazero.games import add_game_flag, load_game, player_value, playing_model_path
 from alphazero.gtp import COLORS, action_names, color_to_move, gtp_problem, parse_color, parse_move
@@ -181,23 +179,6 @@ class GtpSession:
         return '0' if winner == 0 else f'{"B" if winner > 0 else "W"}+{margin}'
 
 
-def serve(session, lines, output):
-    """Answer every command of `lines` on `output` until quit, the end of input, or the reader
-    closing the output (then the rest is dropped quietly)."""
-    for line in lines:
-        answer = session.execute(line)
-        if answer is None:
-            continue
-        try:
-            output.write(answer)
-            output.flush()
-        except BrokenPipeError:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), output.fileno())  # nothing more to flush at exit
-            return
-        if session.finished:
-            break
-
-
 def parse_args(argv=None):
     parser = ArgumentParser(description='Play the best model as a GTP engine on standard input and output '
                                         '(for GUIs such as Quarry, and for matches against other engines).')
@@ -214,11 +195,7 @@ def parse_args(argv=None):
 def main():
     args = parse_args()
 
-    # Standard output carries GTP only: keep a copy of it for the answers and send fd 1 to stderr,
-    # so that nothing printed by a library can reach the GUI
-    answers = os.fdopen(os.dup(1), 'w')
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
+    lines, answers = protocol_streams()  # standard output carries GTP only
 
     game = load_game(args.game)
     path = args.model or playing_model_path(game)
@@ -229,8 +206,7 @@ def main():
     print(f'{ENGINE_NAME}: {game.NAME}, {description}, {sims} simulations per move ({why})', file=sys.stderr)
     session = GtpSession(game, lambda state: player.choose([state])[0][0],
                          log=lambda text: print(text, file=sys.stderr, flush=True))
-    # Lines end at LF only (a CR is removed, not a line break); bad bytes become an error answer
-    serve(session, io.TextIOWrapper(sys.stdin.buffer, errors='replace', newline='\n'), answers)
+    serve(lines, answers, session.execute, lambda: session.finished)
 
 
 if __name__ == '__main__':

@@ -378,7 +378,7 @@ def parse_args(argv=None):
 def main():
     args = parse_args()
     game = load_game(args.game)
-    if not args.text and not game.action_squares and game.square_action is None:  # no window can show its moves
+    if not args.text and not game.has_window:
         raise UserError(f'{game.NAME} has no window here: play it with --text, or in a shogi GUI through '
                         'usi_engine.py (docs/shogi.md)')
     path = args.model or playing_model_path(game)

@@ -288,10 +288,10 @@ def main():
           f'simulations per move, which the programs that play it use unless given --sims')
     print(f'metrics:    {metrics_path}, charts: {os.path.dirname(metrics_path)}/chart_*.png '
           f'(python plot.py{flag} redraws them)')
-    if game.ENGINE_PROTOCOL == 'usi':  # no window: the terminal, or a shogi GUI
-        print(f'play it:    python human_play.py{flag} --text   (or usi_engine.py{flag} in a shogi GUI: docs/shogi.md)')
-    else:
+    if game.has_window:
         print(f'play it:    python human_play.py{flag}   (or --text in a terminal)')
+    else:  # the terminal, or a shogi GUI
+        print(f'play it:    python human_play.py{flag} --text   (or usi_engine.py{flag} in a shogi GUI: docs/shogi.md)')
 
 
 if __name__ == '__main__':

@@ -68,6 +68,7 @@ def records_to_arrays(game, games):
 # same games for every run and every network, whatever the files' order (a game recorded twice stays
 # on one side), so that networks trained on the same records are measured on the same games
 def is_validation_game(moves, validation):
+    # a byte per move where every action fits one (Othello: the split measured so far), else two (shogi)
     digest = hashlib.sha256(bytes(moves) if max(moves, default=0) < 256 else np.asarray(moves, '<u2').tobytes()).digest()
     return int.from_bytes(digest[:8], 'little') < validation * 2 ** 64
 

@@ -13,14 +13,12 @@
 # fewer when the time given would not allow them). A GUI's malformed command is answered with an
 # `info string` saying what is wrong, and the engine goes on.
 
-import io
 import math
-import os
 import sys
 import time
 
 from alphazero.batched_mcts import Evaluator, search
-from alphazero.cli import ArgumentParser, UserError, run
+from alphazero.cli import ArgumentParser, UserError, protocol_streams, run, serve
 from alphazero.files import playing_sims
 from alphazero.games import load_game, playing_model_path
 from alphazero.inference import load_network
@@ -158,14 +156,13 @@ class UsiSession:
         visits, line, value = self.think(state, sims)
         seconds = max(time.perf_counter() - started, 1e-3)
         self.rate = sims / seconds
-        names, walked = [], state
+        names, walked = [], [state]  # the principal line's moves, and the positions along it
         for action in line:
-            names.append(self.game.action_name(walked, action))
-            walked = walked.next(action)
-            if walked.is_done():
+            names.append(self.game.action_name(walked[-1], action))
+            walked.append(walked[-1].next(action))
+            if walked[-1].is_done():
                 break
-        after_best = state.next(line[0])
-        score = 'mate 1' if after_best.is_lose() else f'cp {centipawns(value)}'
+        score = 'mate 1' if walked[1].is_lose() else f'cp {centipawns(value)}'
         info = (f'info depth {len(names)} nodes {sims} time {round(seconds * 1000)} nps {round(self.rate)} '
                 f'score {score} pv {" ".join(names)}')
         self.log(f'{names[0]}: {info}')
@@ -178,22 +175,6 @@ class UsiSession:
     def quit(self, words):
         self.finished = True
         return []
-
-
-def serve(session, lines, output):
-    """Answer every command of `lines` on `output` until quit, the end of input, or the GUI closing
-    the output."""
-    for line in lines:
-        answers = session.execute(line)
-        try:
-            for answer in answers:
-                output.write(answer + '\n')
-            output.flush()
-        except BrokenPipeError:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), output.fileno())  # nothing more to flush at exit
-            return
-        if session.finished:
-            break
 
 
 def parse_args(argv=None):
@@ -210,25 +191,22 @@ def parse_args(argv=None):
 def main():
     args = parse_args()
 
-    # Standard output carries USI only: keep a copy of it for the answers and send fd 1 to stderr
-    answers = os.fdopen(os.dup(1), 'w')
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
+    lines, answers = protocol_streams()  # standard output carries USI only
 
     game = load_game(args.game)
     path = args.model or playing_model_path(game)
-    if not os.path.exists(path):
-        raise UserError(f'no model at {path}: train one (docs/shogi.md) or give --model')
     network, description = load_network(path, game)
     sims, why = playing_sims(args.sims, path, PV_EVALUATE_COUNT)
     check_search(game, sims)
+    evaluator = Evaluator(network)
 
-    def think(state, count):  # a cache per move: a whole game's positions would fill the memory
-        visits, [(line, value)] = search(Evaluator(network), [state], count, with_lines=True)
+    def think(state, count):
+        visits, [(line, value)] = search(evaluator, [state], count, with_lines=True)
         return visits[0], line, value
     print(f'{ENGINE_NAME}: {game.NAME}, {description}, {sims} simulations per move ({why})', file=sys.stderr)
     session = UsiSession(game, think, sims, log=lambda text: print(text, file=sys.stderr, flush=True))
-    serve(session, io.TextIOWrapper(sys.stdin.buffer, errors='replace', newline='\n'), answers)
+    serve(lines, answers, lambda line: ''.join(answer + '\n' for answer in session.execute(line)),
+          lambda: session.finished)
 
 
 if __name__ == '__main__':

@@ -97,8 +97,15 @@ class Game:
     TOKENS: Optional[tuple] = None
     # How other programs of this game talk, as opponents and record makers: 'gtp' (Othello programs
     # such as GRhino) or 'usi' (shogi engines; the game's State then has usi_position() and
-    # action_of_usi(text), alphazero/usi.py)
+    # action_of_usi(text), alphazero/usi.py). It also names the records' formats: the shogi world's
+    # CSA, KIF and USI move lists for 'usi' (alphazero/shogi_records.py), else Othello's
     ENGINE_PROTOCOL: str = 'gtp'
+
+    @property
+    def has_window(self):
+        """Whether human_play.py's window can show the moves: a click on a square, or a piece picked
+        and moved (action_squares)."""
+        return self.square_action is not None or self.action_squares is not None
 
     def __getattr__(self, name):
         return getattr(self.module, name)

@@ -34,8 +34,13 @@ def terminal_value(ended_state):
 
 def player_value(ended_state, first_player):
     """The result of a finished game for the first player (first_player=True) or the second."""
-    value = terminal_value(ended_state)
-    return value if ended_state.is_first_player() == first_player else -value
+    return value_for(ended_state, terminal_value(ended_state), first_player)
+
+
+def value_for(state, value, first_player):
+    """`value`, a result for the side to move of `state`, for the first player (first_player=True)
+    or the second."""
+    return value if state.is_first_player() == first_player else -value
 
 
 def load_game(name=DEFAULT_GAME):

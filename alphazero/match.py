@@ -13,7 +13,7 @@ from typing import Optional
 import numpy as np
 
 from alphazero.batched_mcts import Evaluator, search, visits_to_scores
-from alphazero.games import player_value, terminal_value
+from alphazero.games import player_value, terminal_value, value_for
 from alphazero.inference import load_network
 
 
@@ -99,8 +99,7 @@ class LiveGame:
         """The result of the finished game for the first player (first_player=True) or the second."""
         if self.claim is None:
             return player_value(self.state, first_player)
-        side_to_move = 1 if self.claim == 'win' else -1
-        return side_to_move if self.state.is_first_player() == first_player else -side_to_move
+        return value_for(self.state, 1 if self.claim == 'win' else -1, first_player)
 
 
 def play_games(new_state, pairings, parallel=None, record=False, progress=None, openings=None, starts=None):

@@ -16,6 +16,8 @@ another position than the usual start (a handicap game) is skipped and named in 
 import os
 
 from alphazero.files import atomic_output
+from alphazero.games import value_for
+from alphazero.records import read_bytes, replay
 
 DRAW_ENDINGS = ('%SENNICHITE', '%HIKIWAKE', '%JISHOGI', '%MAX_MOVES')
 SIDE_TO_MOVE_LOST = ('%TORYO', '%TSUMI')  # resigned, or mated
@@ -39,9 +41,7 @@ def stated_result(final, ending):
     if ending in DRAW_ENDINGS:
         return 0
     side_to_move = -1 if ending in SIDE_TO_MOVE_LOST else 1 if ending in SIDE_TO_MOVE_WON else None
-    if side_to_move is None:
-        return None
-    return side_to_move if final.is_first_player() else -side_to_move
+    return None if side_to_move is None else value_for(final, side_to_move, True)
 
 
 def to_record(game, start_sfen, moves, ending, where, games, problems):
@@ -74,7 +74,6 @@ def to_record(game, start_sfen, moves, ending, where, games, problems):
 
 
 def read_text(path):
-    from alphazero.records import read_bytes
     data = read_bytes(path)
     for encoding in ('utf-8-sig', 'cp932'):  # KIF files are often in Shift_JIS
         try:
@@ -122,13 +121,6 @@ def read_shogi_records(path, game):
 
 
 # ----- writing -----
-def final_state(game, actions):
-    state = game.State()
-    for action in actions:
-        state = state.next(action)
-    return state
-
-
 def ending_of(state, result):
     """The CSA ending of a game: from the rules when its moves end it, else from its stated result."""
     ending = state.ending()
@@ -139,8 +131,7 @@ def ending_of(state, result):
         return f'%{other}ILLEGAL_ACTION'
     if ending == 'draw':
         return '%SENNICHITE' if state.repetition() else '%MAX_MOVES'
-    side_to_move = result if state.is_first_player() else -result
-    return '%HIKIWAKE' if result == 0 else '%TORYO' if side_to_move < 0 else '%KACHI'
+    return '%HIKIWAKE' if result == 0 else '%TORYO' if value_for(state, result, True) < 0 else '%KACHI'
 
 
 def write_csa(path, games, game, names=('', '')):
@@ -165,7 +156,7 @@ def write_usi(path, games, game):
     with atomic_output(path) as temporary:
         with open(temporary, 'w', encoding='utf-8') as f:
             for actions in games:
-                state = final_state(game, actions)
+                state = replay(game, actions)[1]
                 stated = '' if state.is_done() else ' ' + endings[ending_of(state, actions.result)]
                 f.write(state.usi_position() + stated + '\n')
 

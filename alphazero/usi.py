@@ -36,17 +36,13 @@ def parse_engine(text):
 
 
 class UsiProcess(EngineProcess):
-    """A USI engine process, ready for a game: named, its options set, `readyok` received."""
+    """A USI engine process, ready for a game: `usiok` and `readyok` received, its options set."""
 
     def __init__(self, text):
         command, options, self.go = parse_engine(text)
         super().__init__(command, example='"/usr/games/fairy-stockfish; go depth 3"')
-        self.text = text
         self.write('usi')
-        self.name = command
-        for line in self.lines_until('usiok', 'usi', HANDSHAKE_TIMEOUT):
-            if line.startswith('id name '):
-                self.name = line[len('id name '):].strip()
+        self.lines_until('usiok', 'usi', HANDSHAKE_TIMEOUT)
         for option in options:
             self.write(option)
         self.ready()
