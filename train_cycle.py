@@ -20,7 +20,8 @@ from alphazero.flags import (add_engine_flags, add_exploration_flags, add_networ
                              add_training_flags, check_network_flags, network_arguments)
 from alphazero.games import add_game_flag, data_dir, game_flag, load_game, model_path
 from alphazero.inference import file_sha256, load_network, use_device
-from alphazero.limits import MAX_GAMES, MAX_PARALLEL, check_network, check_samples, check_self_play, whole_number
+from alphazero.limits import (MAX_GAMES, MAX_PARALLEL, check_network, check_samples, check_self_play, real_number,
+                             whole_number)
 from alphazero.onnx_export import ensure_onnx
 from alphazero.settings import ALL_PURPOSES, parse_game_args
 from alphazero.training import STEPS_PER_EXECUTION
@@ -60,6 +61,9 @@ def parse_args(argv=None):
                         help='a set of defaults: book (the book\'s recipe) or fast (small network and the '
                              'improvements) (default: %(default)s)')
     parser.add_argument('--cycles', type=whole_number(1), default=TC_CYCLES, help='cycles in all, counting finished ones (default: %(default)s)')
+    parser.add_argument('--minutes', type=real_number(0.01, 1e6), metavar='M',
+                        help='also stop once the finished cycles took M minutes in all, counting resumed runs '
+                             '(the cycle under way is finished first)')
     parser.add_argument('--games', type=whole_number(1, MAX_GAMES), default=SP_GAME_COUNT, help='self-play games per cycle (default: %(default)s)')
     parser.add_argument('--epochs', type=whole_number(1), default=RN_EPOCHS, help='training epochs per cycle (default: %(default)s)')
     parser.add_argument('--eval-games', type=whole_number(0, MAX_GAMES), default=EN_GAME_COUNT,
@@ -268,6 +272,9 @@ def main():
         for cycle in range(len(records), args.cycles):
             if args.until_perfect and records and (records[-1].get('exact') or {}).get('perfect_play'):
                 print('the best player plays perfectly: stopping (--until-perfect)')
+                break
+            if args.minutes and records and records[-1]['elapsed'] >= args.minutes * 60:
+                print(f'{records[-1]["elapsed"] / 60:.1f} minutes of training done: stopping (--minutes {args.minutes:g})')
                 break
             print(f'Train {cycle} (cycle {cycle + 1} of {args.cycles}) ====================')
             progress = run_cycle(game, args, cycle, progress_path, training,

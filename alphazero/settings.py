@@ -23,7 +23,7 @@ PURPOSES = {
     'exploration': ('dirichlet', 'random_opening', 'greedy_after', 'peek'),   # self_play.py
     'training': ('samples', 'window', 'epochs', 'symmetries'),                # train_network.py
     'evaluation': ('opening',),                                               # evaluate_best_player.py
-    'cycle': ('cycles', 'gate', 'eval_games', 'best_games', 'best_every', 'keep_every', 'until_perfect'),
+    'cycle': ('cycles', 'minutes', 'gate', 'eval_games', 'best_games', 'best_every', 'keep_every', 'until_perfect'),
     'student': ('network', 'filters', 'blocks'),                               # distill.py's student
 }
 ALL_PURPOSES = tuple(purpose for purpose in PURPOSES if purpose != 'student')  # what train_cycle.py trains with
