@@ -17,7 +17,8 @@ from tqdm import tqdm
 from alphazero.cli import ArgumentParser, UserError, run
 from alphazero.exact import describe, exact_strength
 from alphazero.files import model_advice, playing_sims
-from alphazero.flags import add_engine_flags, add_search_flags
+from alphazero.batched_mcts import SearchOptions
+from alphazero.flags import add_engine_flags, add_search_flags, search_options
 from alphazero.games import add_game_flag, as_game, load_game, model_path, playing_model_path
 from alphazero.inference import onnx_is_current, use_device
 from alphazero.limits import MAX_ENGINES, MAX_GAMES, MAX_PARALLEL, check_search, file_path, whole_number
@@ -49,7 +50,7 @@ def mean(points):
 def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT, *,
                          cache=True, backend='auto', seed=None, exact=True, engines=(),
                          engine_game_count=EP_ENGINE_GAME_COUNT, opening=EP_OPENING, pool=None, opponents=None,
-                         path=None, parallel=EP_PARALLEL, versus=()):
+                         path=None, parallel=EP_PARALLEL, versus=(), options=SearchOptions()):
     game = as_game(game)
     fixed = {name: action for name, action in game.opponents().items() if opponents is None or name in opponents}
     path = path or playing_model_path(game)
@@ -72,7 +73,7 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
                             f'run `python export.py {path}` first')
         for name in fixed:
             points[name] = pool.match(game, onnx_path, name, game_count, evaluate_count, 0.0, seed,
-                                      openings[:game_count])
+                                      openings[:game_count], options)
 
     with contextlib.ExitStack() as stack:
         # The opponents here: the game's fixed players (unless on workers), other models, and each engine
@@ -80,7 +81,7 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
                    for name, action in fixed.items() if name not in points]
         other_seed = None if seed is None else seed + 1
         for other in versus:
-            matches.append((other, mcts_player(other, game, evaluate_count, 0.0, cache, backend, other_seed), game_count,
+            matches.append((other, mcts_player(other, game, evaluate_count, 0.0, cache, backend, other_seed, options), game_count,
                             openings[:game_count]))
         for command in engines:
             matches.append((command, stack.enter_context(engine_player(command, game)), engine_game_count,
@@ -89,7 +90,7 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
         # All games at once, so that the best player's searches share network calls (the network is
         # loaded here only when it plays or is judged here)
         judged = exact and game.SOLVABLE
-        best = mcts_player(path, game, evaluate_count, 0.0, cache, backend, seed) if matches or judged else None
+        best = mcts_player(path, game, evaluate_count, 0.0, cache, backend, seed, options) if matches or judged else None
         pairings = [pair for _, opponent, count, _ in matches for pair in match_pairings(best, opponent, count)]
         match_openings = [moves for *_, moves_of_match in matches for moves in moves_of_match]
         # A game dealt at random (point-Othello's values) is played twice per deal, colours swapped
@@ -181,7 +182,7 @@ def main():
         evaluate_best_player(game, args.games, args.sims, cache=args.cache, backend=args.backend, seed=args.seed,
                              engines=args.engine, engine_game_count=args.engine_games,
                              opening=args.opening, pool=pool, opponents=args.opponents, path=args.model,
-                             parallel=args.parallel, versus=args.versus)
+                             parallel=args.parallel, versus=args.versus, options=search_options(args))
 
 
 if __name__ == '__main__':

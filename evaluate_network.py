@@ -10,7 +10,8 @@ from tqdm import tqdm
 
 from alphazero.cli import ArgumentParser, run
 from alphazero.files import copy_file, remove_stale_temporaries
-from alphazero.flags import add_search_flags
+from alphazero.batched_mcts import SearchOptions
+from alphazero.flags import add_search_flags, search_options
 from alphazero.games import add_game_flag, as_game, load_game, model_path
 from alphazero.inference import use_device
 from alphazero.limits import MAX_GAMES, check_search, real_number, whole_number
@@ -48,7 +49,8 @@ def update_best_player(game=None):
 # Evaluate latest against best; returns whether latest is better (then, with `update`, it replaced
 # best) and the average point
 def evaluate_network(game=None, game_count=EN_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT, *,
-                     temperature=EN_TEMPERATURE, cache=True, backend='auto', seed=None, update=True, pool=None):
+                     temperature=EN_TEMPERATURE, cache=True, backend='auto', seed=None, update=True, pool=None,
+                     options=SearchOptions()):
     game = as_game(game)
 
     # Play the games, all at once (beyond the book: or on Ray workers, `pool`, from the ONNX exports)
@@ -56,11 +58,12 @@ def evaluate_network(game=None, game_count=EN_GAME_COUNT, evaluate_count=PV_EVAL
         for name in ('latest.h5', 'best.h5'):
             ensure_onnx(game, name)
         points = pool.match(game, model_path(game, 'latest.onnx'), model_path(game, 'best.onnx'), game_count,
-                            evaluate_count, temperature, seed)
+                            evaluate_count, temperature, seed, options=options)
     else:
-        latest = mcts_player(model_path(game, 'latest.h5'), game, evaluate_count, temperature, cache, backend, seed)
+        latest = mcts_player(model_path(game, 'latest.h5'), game, evaluate_count, temperature, cache, backend, seed,
+                             options)
         best = mcts_player(model_path(game, 'best.h5'), game, evaluate_count, temperature, cache, backend,
-                           None if seed is None else seed + 1)
+                           None if seed is None else seed + 1, options)
         with tqdm(total=game_count, desc='evaluate latest vs best', unit='game') as progress:
             points = play_match(game, latest, best, game_count, progress)
     average = average_point(points)
@@ -98,7 +101,7 @@ def main():
     remove_stale_temporaries(game)
     with worker_pool(args) or contextlib.nullcontext() as pool:
         changed, _ = evaluate_network(game, args.games, args.sims, temperature=args.temperature, cache=args.cache,
-                                      backend=args.backend, seed=args.seed, pool=pool)
+                                      backend=args.backend, seed=args.seed, pool=pool, options=search_options(args))
     if changed:
         ensure_onnx(game)
 

@@ -14,10 +14,11 @@ from tqdm import tqdm
 
 from alphazero.cli import ArgumentParser, run
 from alphazero.files import history_path, remove_stale_temporaries, write_history
-from alphazero.flags import add_exploration_flags, add_search_flags
+from alphazero.batched_mcts import SearchOptions
+from alphazero.flags import add_exploration_flags, add_search_flags, search_options
 from alphazero.games import add_game_flag, as_game, data_dir, load_game, model_path, player_value
 from alphazero.inference import load_network, use_device
-from alphazero.limits import MAX_GAMES, MAX_PARALLEL, check_self_play, real_number, whole_number
+from alphazero.limits import MAX_GAMES, MAX_PARALLEL, check_playout_cap, check_self_play, real_number, whole_number
 from alphazero.match import play_self_play
 from alphazero.onnx_export import ensure_onnx
 from alphazero.settings import parse_game_args
@@ -32,6 +33,7 @@ SP_DIRICHLET_ALPHA = 0.0    # Dirichlet noise at the root: 0 is off, as in the b
 SP_DIRICHLET_WEIGHT = 0.25  # its share of the root's priors when on (the AlphaZero paper)
 SP_RANDOM_OPENING = 0   # games start after 0 to N random moves, not recorded: 0 is off, as in the book
 SP_GREEDY_AFTER = None  # from this ply on, play the most visited move: None is never, as in the book
+SP_FULL_SHARE = 0.25    # with playout cap randomization, the share of moves searched in full (KataGo)
 
 
 # The first player's result: 1 won, -1 lost, 0 draw
@@ -40,23 +42,25 @@ def first_player_value(ended_state):
 
 
 # How self-play plays, as alphazero/match.py's play_self_play takes it (distill.py's teacher plays so too)
+# (beyond the book: `options` change the search, `fast_sims` turns on playout cap randomization)
 def self_play_settings(evaluate_count=PV_EVALUATE_COUNT, *, temperature=SP_TEMPERATURE, dirichlet_alpha=SP_DIRICHLET_ALPHA,
                        opening_moves=SP_RANDOM_OPENING, greedy_after=SP_GREEDY_AFTER, peek=True, parallel=SP_PARALLEL,
-                       cache=True):
+                       cache=True, options=SearchOptions(), fast_sims=0, full_share=SP_FULL_SHARE):
     return {'sims': evaluate_count, 'temperature': temperature, 'dirichlet_alpha': dirichlet_alpha,
             'dirichlet_weight': SP_DIRICHLET_WEIGHT, 'greedy_after': greedy_after, 'opening_moves': opening_moves,
-            'peek': peek, 'parallel': parallel, 'cache': cache}
+            'peek': peek, 'parallel': parallel, 'cache': cache, 'options': options, 'fast_sims': fast_sims,
+            'full_share': full_share}
 
 
 # Self-play: returns the history file's path and the stage's statistics
 def self_play(game=None, game_count=SP_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT, *,
               temperature=SP_TEMPERATURE, parallel=SP_PARALLEL, cache=True, backend='auto', seed=None,
               dirichlet_alpha=SP_DIRICHLET_ALPHA, opening_moves=SP_RANDOM_OPENING, greedy_after=SP_GREEDY_AFTER,
-              peek=True, pool=None, path=None):
+              peek=True, pool=None, path=None, options=SearchOptions(), fast_sims=0, full_share=SP_FULL_SHARE):
     game = as_game(game)
     settings = self_play_settings(evaluate_count, temperature=temperature, dirichlet_alpha=dirichlet_alpha,
                                   opening_moves=opening_moves, greedy_after=greedy_after, peek=peek, parallel=parallel,
-                                  cache=cache)
+                                  cache=cache, options=options, fast_sims=fast_sims, full_share=full_share)
 
     # Play all games, many at a time (beyond the book: or on Ray workers, `pool`)
     start = time.perf_counter()
@@ -90,6 +94,7 @@ def parse_args(argv=None):
     add_exploration_flags(parser, SP_DIRICHLET_ALPHA, SP_RANDOM_OPENING, SP_GREEDY_AFTER, SP_DIRICHLET_WEIGHT)
     add_worker_flags(parser)
     args = parse_game_args(parser, argv, ('search', 'self_play', 'exploration'))
+    check_playout_cap(args)
     game = load_game(args.game)
     check_self_play(game, args.games, args.sims, args.parallel)
     return args
@@ -104,7 +109,8 @@ def main():
         path, stats = self_play(game, args.games, args.sims, temperature=args.temperature, parallel=args.parallel,
                                 cache=args.cache, backend=args.backend, seed=args.seed, dirichlet_alpha=args.dirichlet,
                                 opening_moves=args.random_opening, greedy_after=args.greedy_after, peek=args.peek,
-                                pool=pool)
+                                pool=pool, options=search_options(args, self_play=True), fast_sims=args.fast_sims,
+                                full_share=args.full_share)
     cache = f', cache hit rate {stats["cache_hit_rate"]:.1%}' if args.cache else ''
     print(f'wrote {path}: {stats["positions"]} positions from {stats["games"]} games, '
           f'{stats["positions_per_second"]:.1f} positions/s, {stats["evaluations"]} network evaluations{cache}')

@@ -17,11 +17,11 @@ import time
 from alphazero.cli import ArgumentParser, UserError, run
 from alphazero.files import atomic_output, copy_file, history_path, remove_stale_temporaries
 from alphazero.flags import (add_engine_flags, add_exploration_flags, add_network_flags, add_search_flags,
-                             add_training_flags, check_network_flags, network_arguments)
+                             add_training_flags, check_network_flags, network_arguments, search_options)
 from alphazero.games import add_game_flag, data_dir, game_flag, load_game, model_path
 from alphazero.inference import file_sha256, load_network, use_device
-from alphazero.limits import (MAX_GAMES, MAX_PARALLEL, check_network, check_samples, check_self_play, real_number,
-                             whole_number)
+from alphazero.limits import (MAX_GAMES, MAX_PARALLEL, check_network, check_playout_cap, check_samples,
+                             check_self_play, real_number, whole_number)
 from alphazero.onnx_export import ensure_onnx
 from alphazero.settings import ALL_PURPOSES, parse_game_args
 from alphazero.training import STEPS_PER_EXECUTION
@@ -96,6 +96,7 @@ def parse_args(argv=None):
     check_network_flags(args)
     if args.backend == 'onnx':
         raise UserError('--backend onnx is chosen automatically here once best.onnx exists; use auto or keras')
+    check_playout_cap(args)
     check_run_memory(load_game(args.game), args)
     use_device(args.device)
     return args
@@ -159,7 +160,8 @@ def run_cycle(game, args, cycle, progress_path, training, previous_exact=None, p
         _, stats = self_play(game, args.games, args.sims, parallel=args.parallel, cache=args.cache,
                              backend=args.backend, seed=seed, dirichlet_alpha=args.dirichlet,
                              opening_moves=args.random_opening, greedy_after=args.greedy_after, peek=args.peek,
-                             pool=pool, path=pending)
+                             pool=pool, path=pending, options=search_options(args, self_play=True),
+                             fast_sims=args.fast_sims, full_share=args.full_share)
         path = history_path(data_dir(game))
         print(f'{path}: {stats["positions"]} positions, {stats["positions_per_second"]:.0f} positions/s')
         return dict(stats, path=path)
@@ -177,7 +179,7 @@ def run_cycle(game, args, cycle, progress_path, training, previous_exact=None, p
         if not args.eval_games:
             return {'average': None, 'better': False}
         better, average = evaluate_network(game, args.eval_games, args.sims, cache=args.cache, backend=args.backend,
-                                           seed=seed, update=False, pool=pool)
+                                           seed=seed, update=False, pool=pool, options=search_options(args))
         if not args.gate:
             print('the gate is off (--no-gate): the latest network becomes the best player whatever it scored')
         elif not better:
@@ -197,7 +199,7 @@ def run_cycle(game, args, cycle, progress_path, training, previous_exact=None, p
             return evaluate_best_player(game, args.best_games, args.sims, cache=args.cache, backend=args.backend,
                                         seed=seed, exact=False,
                                         engines=args.engine, engine_game_count=args.engine_games,
-                                        opening=args.opening, pool=pool)
+                                        opening=args.opening, pool=pool, options=search_options(args))
         stage('best', promote)
 
     # The exact strength of the best player, every cycle, for games small enough to solve (measured

@@ -3,8 +3,8 @@ its defaults are the constants of the stage that owns them (at the top of that s
 book), passed in by the script, so that --help shows where every value comes from."""
 from alphazero.cli import UserError
 from alphazero.inference import add_device_flag
-from alphazero.limits import (MAX_DEPTH, MAX_GAMES, MAX_SAMPLES, MAX_SIMS, MAX_WIDTH, engine_command, real_number, seed,
-                              whole_number)
+from alphazero.limits import (MAX_CONSIDERED, MAX_DEPTH, MAX_GAMES, MAX_SAMPLES, MAX_SIMS, MAX_WIDTH, engine_command,
+                              real_number, seed, whole_number)
 
 NETWORKS = ('book', 'resnet', 'transformer', 'transformer-dense')
 
@@ -19,6 +19,13 @@ def add_search_flags(parser, sims, fallback):
     parser.add_argument('--backend', choices=('auto', 'onnx', 'keras'), default='auto',
                         help='inference: onnxruntime when best.onnx is current, else Keras (default: %(default)s)')
     parser.add_argument('--seed', type=seed, help='random seed for reproducible games')
+    parser.add_argument('--gumbel', type=whole_number(0, MAX_CONSIDERED), default=0, metavar='M',
+                        help='Gumbel root search: consider M moves at the root, share the simulations among them by '
+                             'sequential halving, and (in self-play) train on its improved policy; 0 is the book\'s '
+                             'PUCT (default: %(default)s)')
+    parser.add_argument('--fpu', type=real_number(0, 10), metavar='R',
+                        help='first-play urgency: an unvisited move\'s value is its position\'s network value less '
+                             'R x sqrt(prior of the visited moves), instead of 0 as in the book')
     add_device_flag(parser)
 
 
@@ -34,10 +41,27 @@ def add_exploration_flags(parser, dirichlet, random_opening, greedy_after, diric
                         help='from the Nth move of a self-play game on, play the most visited move instead of '
                              'sampling at the temperature; the policy target stays the visit distribution '
                              '(default: %(default)s; None is never, as in the book)')
+    parser.add_argument('--forced-playouts', type=real_number(0, 100), default=0.0, metavar='K',
+                        help='KataGo\'s forced playouts: every root move of self-play gets at least sqrt(K x prior x '
+                             'visits) visits, which are pruned from the policy target afterwards; 0 is off (default: '
+                             '%(default)s; KataGo: 2)')
+    parser.add_argument('--fast-sims', type=whole_number(0, MAX_SIMS), default=0, metavar='N',
+                        help='KataGo\'s playout cap randomization: a self-play move is searched in full (--sims) with '
+                             'probability --full-share, else with N simulations and not trained on; 0 is off '
+                             '(default: %(default)s)')
+    parser.add_argument('--full-share', type=real_number(0.01, 1), default=0.25, metavar='P',
+                        help='with --fast-sims, the share of moves searched in full (default: %(default)s)')
     parser.add_argument('--no-peek', dest='peek', action='store_false',
                         help='games with hidden information (pointothello): self-play searches only what a player '
                              'sees, as every other stage does (default: self-play may see it, as the point-Othello '
                              'page\'s does)')
+
+
+def search_options(args, self_play=False):
+    """The SearchOptions the flags ask for: the search flags, and for self-play the exploration flags."""
+    from alphazero.batched_mcts import SearchOptions
+    forced = args.forced_playouts if self_play else 0.0
+    return SearchOptions(fpu_reduction=args.fpu, gumbel_considered=args.gumbel, forced_playouts=forced)
 
 
 def add_opening_flag(parser, opening):

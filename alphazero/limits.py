@@ -27,6 +27,7 @@ MAX_SAMPLES = 10 ** 10     # training samples
 MAX_BATCH = 65536          # samples per gradient step
 MAX_WIDTH = 8192           # filters, token width, heads
 MAX_DEPTH = 1000           # residual blocks, encoder layers
+MAX_CONSIDERED = 4096      # moves a Gumbel root search considers
 SEED_LIMIT = 2 ** 32       # seeds are 0 to 2**32 - 1, as NumPy and TensorFlow take them
 MEMORY_SHARE = 0.8         # a run may plan on this share of the memory available when it starts
 
@@ -156,6 +157,13 @@ def check_self_play(game, game_count, sims, parallel):
     """What a self-play stage of `game_count` games, `parallel` of them at once, holds in memory."""
     check_search(game, sims, min(parallel, game_count))
     check_history(game, game_count)
+
+
+def check_playout_cap(args):
+    """Playout cap randomization searches some moves cheaply: with fewer simulations than the rest."""
+    if args.fast_sims and args.fast_sims >= args.sims:
+        raise UserError(f'--fast-sims {args.fast_sims} is not fewer than --sims {args.sims}: the cheap searches '
+                        'must be smaller than the full ones (0 turns them off)')
 
 
 def network_parameters(game, network, filters, blocks, width, layers):

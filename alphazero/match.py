@@ -6,13 +6,15 @@ states[i] belongs to (its opening and the moves played since). All live games wh
 the same player are answered in one call, so a search player evaluates the leaves of all of them
 together, and an engine player lets its engine processes think at the same time.
 """
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Optional
 
 import numpy as np
 
-from alphazero.batched_mcts import Evaluator, search, visits_to_scores
+from alphazero.batched_mcts import Evaluator, SearchOptions, search_roots, visits_to_scores
+from alphazero.cli import UserError
 from alphazero.games import player_value, terminal_value, value_for
 from alphazero.inference import load_network
 
@@ -27,10 +29,21 @@ class MctsPlayer:
 
     For a game with hidden information, `determinize(state, rng)` gives a state whose hidden part
     is drawn anew from what the player can see; the player then searches `samples` such states per
-    move and adds up their visit counts, so it never uses what it cannot see."""
+    move and adds up their visit counts, so it never uses what it cannot see.
+
+    Beyond the book: `options` (alphazero/batched_mcts.py's SearchOptions) change the search; with
+    Gumbel root search the move is the search's choice (sampled at a temperature above 0 before
+    `greedy_after`) and the move distribution is its improved policy. `fast_sims` turns on playout
+    cap randomization (KataGo): each move is searched in full with probability `full_share`, else
+    with `fast_sims` simulations, no noise and no forced playouts, and returns no move distribution,
+    so that self-play does not train on it."""
 
     def __init__(self, evaluator, evaluate_count, temperature, rng, dirichlet_alpha=0.0, dirichlet_weight=0.25,
-                 greedy_after=None, determinize=None, samples=DETERMINIZATIONS):
+                 greedy_after=None, determinize=None, samples=DETERMINIZATIONS, options=SearchOptions(),
+                 fast_sims=None, full_share=1.0):
+        if determinize is not None and (options.gumbel or options.forced_playouts):
+            raise UserError('Gumbel root search and forced playouts need the whole position: this game hides '
+                            'part of it (self-play may see it: leave out --no-peek)')
         self.evaluator = evaluator
         self.evaluate_count = evaluate_count
         self.temperature = temperature
@@ -39,28 +52,56 @@ class MctsPlayer:
         self.greedy_after = greedy_after
         self.determinize = determinize
         self.samples = samples
+        self.options = options
+        self.fast_sims = fast_sims
+        self.full_share = full_share
 
     def visits(self, states):
+        """The visit counts of a full search of each state (summed over the samples of what it hides)."""
+        return self.search(states, [False] * len(states), fast=False).visits
+
+    def search(self, states, greedy, fast):
+        options = dataclasses.replace(self.options, forced_playouts=0.0) if fast else self.options
+        count, noise = (self.fast_sims, None) if fast else (self.evaluate_count, self.root_noise)
+        sample = self.temperature > 0 and not fast
+        scales = [0.0 if g or not sample else 1.0 for g in greedy]
         if self.determinize is None:
-            return search(self.evaluator, states, self.evaluate_count, root_noise=self.root_noise)
+            return search_roots(self.evaluator, states, count, options, noise, (scales, self.rng))
         drawn = [self.determinize(state, self.rng) for state in states for _ in range(self.samples)]
-        visits = search(self.evaluator, drawn, self.evaluate_count, root_noise=self.root_noise)
-        return visits.reshape(len(states), self.samples, -1).sum(axis=1)
+        result = search_roots(self.evaluator, drawn, count, options, noise)
+        result.visits = result.target = result.visits.reshape(len(states), self.samples, -1).sum(axis=1)
+        return result
 
     def choose(self, states, games=None):
-        visits = self.visits(states)
-        choices = []
-        for i, (state, counts) in enumerate(zip(states, visits)):
-            legal_actions = state.legal_actions()
-            scores = visits_to_scores(counts[legal_actions], self.temperature)
-            policy = np.zeros(len(counts), dtype=np.float32)
-            policy[legal_actions] = scores
-            if self.greedy_after is not None and games is not None and games[i].plies >= self.greedy_after:
+        greedy = [self.greedy_after is not None and games is not None and games[i].plies >= self.greedy_after
+                  for i in range(len(states))]
+        full = np.ones(len(states), dtype=bool) if self.fast_sims is None else self.rng.random(len(states)) < self.full_share
+        choices = [None] * len(states)
+        for fast in (False, True):
+            chosen = np.flatnonzero(full != fast)
+            if not len(chosen):
+                continue
+            result = self.search([states[i] for i in chosen], [greedy[i] for i in chosen], fast)
+            for row, i in enumerate(chosen):
+                choices[i] = self.choice(states[i], result, row, greedy[i], fast)
+        return choices
+
+    def choice(self, state, result, row, greedy, fast):
+        """(action, move distribution or None) from one root's search."""
+        legal_actions = state.legal_actions()
+        counts = result.visits[row]
+        policy = np.zeros(len(counts), dtype=np.float32)
+        if self.options.gumbel:
+            action = int(result.action[row])
+            policy[legal_actions] = result.target[row][legal_actions]
+        else:
+            policy[legal_actions] = visits_to_scores(result.target[row][legal_actions], self.temperature)
+            if greedy:
                 action = legal_actions[int(np.argmax(counts[legal_actions]))]
             else:
+                scores = visits_to_scores(counts[legal_actions], self.temperature)
                 action = self.rng.choice(legal_actions, p=scores)
-            choices.append((int(action), policy))
-        return choices
+        return int(action), None if fast else policy
 
 
 class FunctionPlayer:
@@ -77,7 +118,7 @@ class FunctionPlayer:
 class LiveGame:
     """A game being played: game `index` of the pairings, started from new_state() by the `opening`
     moves (not recorded), then `moves` by the players; `records` holds (input planes, move
-    distribution) per player move when recording. An engine may end a game by a claim instead of a
+    distribution, ply) per recorded player move. An engine may end a game by a claim instead of a
     move: 'resign' (the side to move of `state` resigned) or 'win' (it declared a win, which the
     engine player has checked)."""
     index: int
@@ -136,8 +177,8 @@ def play_games(new_state, pairings, parallel=None, record=False, progress=None, 
                 if isinstance(action, str):  # an engine's claim: 'resign' or 'win'
                     game.claim = action
                     continue
-                if record:
-                    game.records.append((game.state.planes(), policy))
+                if record and policy is not None:  # a move searched cheaply (playout cap) is not trained on
+                    game.records.append((game.state.planes(), policy, game.plies))
                 game.state = game.state.next(action)
                 game.moves.append(action)
 
@@ -181,15 +222,15 @@ def describe_match(summary):
     return f'won {summary["wins"]}, drew {summary["draws"]}, lost {summary["losses"]}, {elo_text}'
 
 
-# Turn finished games into arrays: the value target of each move is the game's result for the
-# side that made it; going back from the end, the side flips every ply (a pass is a ply too)
+# Turn finished games into arrays: the value target of each recorded move is the game's result for
+# the side that made it; going back from the end, the side flips every ply (a pass is a ply too)
 def games_to_arrays(results):
     positions, policies, values = [], [], []
-    for ended_state, records in ((played.state, played.records) for played in results):
-        last_mover_value = -terminal_value(ended_state)
-        values += [last_mover_value * (-1) ** (len(records) - 1 - i) for i in range(len(records))]
-        positions += [planes for planes, _ in records]
-        policies += [policy for _, policy in records]
+    for played in results:
+        last_mover_value = -terminal_value(played.state)
+        values += [last_mover_value * (-1) ** (played.plies - 1 - ply) for _, _, ply in played.records]
+        positions += [planes for planes, _, _ in played.records]
+        policies += [policy for _, policy, _ in played.records]
     return np.stack(positions), np.stack(policies), np.array(values, dtype=np.float32)
 
 
@@ -201,25 +242,32 @@ def random_opening(game, max_moves, rng):
 
 # A search player for a model file; in a game with hidden information it searches only what it can
 # see (samples of the rest), as whenever it plays someone else
-def mcts_player(path, game, evaluate_count, temperature, cache=True, backend='auto', seed=None):
+def mcts_player(path, game, evaluate_count, temperature, cache=True, backend='auto', seed=None,
+                options=SearchOptions()):
     network, _ = load_network(path, game, backend)
     return MctsPlayer(Evaluator(network, cache), evaluate_count, temperature, np.random.default_rng(seed),
-                      determinize=game.determinize)
+                      determinize=game.determinize, options=options)
 
 
 def play_self_play(game, network, count, settings, rng, progress=None):
     """`count` self-play games of one network, all at once; returns the (position, policy, value)
     arrays and the evaluator's counts. `settings`: sims, temperature, dirichlet_alpha,
-    dirichlet_weight, greedy_after, opening_moves, peek, parallel, cache (self_play.py's flags)."""
+    dirichlet_weight, greedy_after, opening_moves, peek, parallel, cache, options, fast_sims, full_share
+    (self_play.py's flags)."""
     evaluator = Evaluator(network, cache=settings['cache'])
     # In a game with hidden information the search may see it (peek), as the point-Othello page's self-play does
     determinize = None if settings['peek'] else game.determinize
     player = MctsPlayer(evaluator, settings['sims'], settings['temperature'], rng, settings['dirichlet_alpha'],
-                        settings['dirichlet_weight'], settings['greedy_after'], determinize)
+                        settings['dirichlet_weight'], settings['greedy_after'], determinize,
+                        options=settings['options'], fast_sims=settings['fast_sims'] or None,
+                        full_share=settings['full_share'])
     opening_moves = settings['opening_moves']
     openings = [random_opening(game, opening_moves, rng) for _ in range(count)] if opening_moves else None
     results = play_games(game.State, [(player, player)] * count, settings['parallel'], record=True, progress=progress,
                          openings=openings)
+    if not any(played.records for played in results):
+        raise UserError(f'no move of the {count} self-play games was searched in full, so none can be trained on: '
+                        'play more games or raise --full-share')
     return games_to_arrays(results), {'evaluations': evaluator.evaluations, 'lookups': evaluator.lookups,
                                       'hit_rate': evaluator.hit_rate}
 

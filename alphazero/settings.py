@@ -18,9 +18,10 @@ CONFIG_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file
 # The purposes of a recipe and the settings each may hold (each one a flag of train_cycle.py)
 PURPOSES = {
     'network': ('network', 'filters', 'blocks', 'width', 'layers', 'heads'),   # dual_network.py
-    'search': ('sims',),                                                      # every search
+    'search': ('sims', 'gumbel', 'fpu'),                                      # every search
     'self_play': ('games', 'parallel'),                                       # self_play.py
-    'exploration': ('dirichlet', 'random_opening', 'greedy_after', 'peek'),   # self_play.py
+    'exploration': ('dirichlet', 'random_opening', 'greedy_after', 'peek',    # self_play.py
+                    'forced_playouts', 'fast_sims', 'full_share'),
     'training': ('samples', 'window', 'epochs', 'symmetries'),                # train_network.py
     'evaluation': ('opening',),                                               # evaluate_best_player.py
     'cycle': ('cycles', 'minutes', 'gate', 'eval_games', 'best_games', 'best_every', 'keep_every', 'until_perfect'),

@@ -16,6 +16,7 @@ import os
 
 import numpy as np
 
+from alphazero.batched_mcts import SearchOptions
 from alphazero.cli import UserError
 from alphazero.limits import MAX_WORKERS, whole_number
 
@@ -70,7 +71,7 @@ class GameWorker:
     # game's fixed player named `opponent_name`, after `openings`; the model moves first in even games.
     # Its points.
     def match(self, key, content, opponent_key, opponent_content, opponent_name, game_name, count, sims, temperature,
-              seed, openings):
+              seed, openings, options):
         import random
 
         from alphazero.batched_mcts import Evaluator
@@ -81,7 +82,7 @@ class GameWorker:
         random.seed(int(rng.integers(2 ** 32)))  # the fixed players and the deals draw from `random`
 
         def searcher(network):
-            return MctsPlayer(Evaluator(network), sims, temperature, rng, determinize=game.determinize)
+            return MctsPlayer(Evaluator(network), sims, temperature, rng, determinize=game.determinize, options=options)
         opponent = (FunctionPlayer(game.opponents()[opponent_name]) if opponent_name
                     else searcher(self.network_for(opponent_key, opponent_content)))
         return play_match(game, searcher(self.network_for(key, content)), opponent, count, openings=openings)
@@ -169,7 +170,7 @@ class WorkerPool:
         return arrays, {'evaluations': evaluations, 'lookups': lookups,
                         'hit_rate': 1 - evaluations / lookups if lookups else 0.0}
 
-    def match(self, game, onnx_path, opponent, count, sims, temperature=0.0, seed=None, openings=None):
+    def match(self, game, onnx_path, opponent, count, sims, temperature=0.0, seed=None, openings=None, options=None):
         """The model's points, game by game, against `opponent`: another .onnx file or the name of
         one of the game's fixed players; the model first in even games, game i after the moves
         openings[i], as match.play_match."""
@@ -180,6 +181,7 @@ class WorkerPool:
         # Chunks of an even number of games, so that colours keep alternating and deals keep their pairs
         size = 2 * -(-count // (2 * self.workers))
         chunks = [(key, content, opponent_key, opponent_content, opponent_name, game.NAME, min(size, count - start), sims,
-                   temperature, None if seed is None else [seed, start], openings and openings[start:start + size])
+                   temperature, None if seed is None else [seed, start], openings and openings[start:start + size],
+                   options or SearchOptions())
                   for start in range(0, count, size)]
         return [point for points in self.run('match', chunks) for point in points]

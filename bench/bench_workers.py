@@ -26,7 +26,7 @@ from alphazero.match import play_self_play  # noqa: E402
 from alphazero.workers import WorkerPool  # noqa: E402
 from dual_network import build_network  # noqa: E402
 from export import export  # noqa: E402
-from self_play import SP_DIRICHLET_WEIGHT  # noqa: E402
+from self_play import self_play_settings  # noqa: E402
 
 
 def default_model(game, directory):
@@ -40,9 +40,8 @@ def default_model(game, directory):
 
 def settings_of(game):
     defaults = game.DEFAULTS
-    return {'sims': defaults['sims'], 'temperature': 1.0, 'dirichlet_alpha': defaults.get('dirichlet', 0.0),
-            'dirichlet_weight': SP_DIRICHLET_WEIGHT, 'greedy_after': defaults.get('greedy_after'),
-            'opening_moves': defaults.get('random_opening', 0), 'peek': True, 'parallel': 128, 'cache': True}
+    return self_play_settings(defaults['sims'], dirichlet_alpha=defaults.get('dirichlet', 0.0),
+                              greedy_after=defaults.get('greedy_after'), opening_moves=defaults.get('random_opening', 0))
 
 
 def timed(play):

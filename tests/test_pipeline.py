@@ -28,7 +28,8 @@ def test_self_play_records_positions_policies_and_alternating_values(tiny_best):
         assert ended.is_done() and len(played.moves) == len(records)
         # One record per ply: replay the game from the records
         state = game.State()
-        for ply, (planes, policy) in enumerate(records):
+        for ply, (planes, policy, recorded_ply) in enumerate(records):
+            assert recorded_ply == ply
             np.testing.assert_array_equal(planes, state.planes())
             legal = state.legal_actions()
             assert policy.shape == (9,) and policy.sum() == pytest.approx(1)

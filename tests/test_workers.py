@@ -9,10 +9,10 @@ import pytest
 from alphazero.files import save_model
 from alphazero.games import load_game, model_path
 from conftest import REPO, need, tiny_model
+from self_play import self_play_settings
 
 connect4 = load_game('connect4')
-SETTINGS = {'sims': 60, 'temperature': 1.0, 'dirichlet_alpha': 0.3, 'dirichlet_weight': 0.25, 'greedy_after': None,
-            'opening_moves': 2, 'peek': True, 'parallel': 128, 'cache': True}
+SETTINGS = self_play_settings(60, dirichlet_alpha=0.3, opening_moves=2)
 
 
 def test_without_the_flag_ray_is_never_imported(tmp_path):

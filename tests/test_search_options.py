@@ -1,0 +1,187 @@
+"""The search's options beyond the book (Gumbel root search, first-play urgency, forced playouts,
+playout cap randomization): their formulas against values worked out by hand, and their behaviour
+in real searches and self-play with tiny networks."""
+import math
+
+import numpy as np
+import pytest
+
+from alphazero.batched_mcts import (Evaluator, SearchOptions, completed_q, considered_visit_sequence, gumbel_choice,
+                                    gumbel_logits, gumbel_target, mixed_value, pruned_visits, search, search_roots)
+from alphazero.games import load_game, player_value, sample_positions
+from alphazero.inference import KerasNetwork
+from alphazero.match import MctsPlayer, games_to_arrays, play_games
+from conftest import tiny_model
+import game
+from test_game import state_from
+
+
+@pytest.fixture(scope='module')
+def network():
+    return KerasNetwork(tiny_model(0))
+
+
+# ----- sequential halving: the schedule of visits, worked out by hand -----
+@pytest.mark.parametrize('considered, simulations, expected', [
+    # 4 moves, 2 phases of 8: each move twice, then the best 2 four times each
+    (4, 16, (0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5)),
+    # 3 moves, 2 phases: 10 // 6 = 1 round of 3, then rounds of the best 2
+    (3, 10, (0, 0, 0, 1, 1, 2, 2, 3, 3, 4)),
+    (2, 5, (0, 0, 1, 1, 2)),
+    (1, 3, (0, 1, 2)),      # a single move takes every visit
+    (16, 3, (0, 0, 0)),     # fewer simulations than moves: the first ones get one visit each
+])
+def test_sequential_halving_visits_the_considered_moves_in_turn(considered, simulations, expected):
+    assert considered_visit_sequence(considered, simulations) == expected
+
+
+def test_completed_q_fills_unvisited_moves_with_the_mixed_value():
+    # Three legal moves and an illegal fourth; the root's network value is 0.1
+    prior = np.array([[0.5, 0.3, 0.2, 0.0]])
+    visits = np.array([[2, 1, 0, 0]])
+    q = np.array([[0.5, -0.5, 0.0, 0.0]])
+    legal = np.array([[True, True, True, False]])
+    # Mixed value: (0.1 + 3 x (0.5 x 0.5 + 0.3 x -0.5) / 0.8) / 4 = (0.1 + 0.375) / 4
+    assert mixed_value(np.array([0.1]), q, visits, prior)[0] == pytest.approx(0.11875)
+    # Completed [0.5, -0.5, 0.11875] rescaled to [1, 0, 0.61875], times (50 + 2) x 0.1
+    sigma = completed_q(np.array([0.1]), q, visits, prior, legal)
+    np.testing.assert_allclose(sigma, [[5.2, 0.0, 0.61875 * 5.2, 0.0]])
+    # The improved policy softmax(log prior + sigma) over the legal moves
+    weights = np.array([0.5 * math.exp(5.2), 0.3, 0.2 * math.exp(0.61875 * 5.2)])
+    target = gumbel_target(gumbel_logits(prior, legal), sigma, legal)
+    np.testing.assert_allclose(target, [[*weights / weights.sum(), 0.0]])
+
+
+def test_gumbel_choice_only_looks_at_moves_with_the_considered_visit_count():
+    legal = np.array([[True, True, True, True]])
+    logits = gumbel_logits(np.array([[0.7, 0.1, 0.1, 0.1]]), legal)
+    visits = np.array([[2, 1, 1, 0]])
+    sigma = np.array([[0.0, 0.0, 3.0, 0.0]])
+    no_noise = np.zeros((1, 4))
+    # Moves 1 and 2 have 1 visit: the same logit, so sigma(Q) decides
+    assert gumbel_choice(1, no_noise, logits, sigma, visits, legal)[0] == 2
+    # The noise can turn it: 2.5 on move 1 beats sigma 3 on move 2? No (2.5 < 3); 3.5 does
+    assert gumbel_choice(1, np.array([[0, 2.5, 0, 0]]), logits, sigma, visits, legal)[0] == 2
+    assert gumbel_choice(1, np.array([[0, 3.5, 0, 0]]), logits, sigma, visits, legal)[0] == 1
+    assert gumbel_choice(2, no_noise, logits, sigma, visits, legal)[0] == 0
+    # An illegal move is never chosen, even with the considered count
+    assert gumbel_choice(0, no_noise, logits, sigma, visits, np.array([[True, True, True, False]]))[0] != 3
+
+
+# ----- forced playouts: the pruned policy target, worked out by hand -----
+def test_policy_target_pruning_takes_forced_visits_out():
+    # N = 20, c_puct 1, k 2: sqrt(20) = 4.472; the best move's PUCT is 0.2 + 0.6 x 4.472 / 11 = 0.4439
+    visits = np.array([[10, 6, 4]])
+    prior = np.array([[0.6, 0.3, 0.1]])
+    q = np.array([[0.2, 0.1, -0.3]])
+    # Move 1: forced floor(sqrt(2 x 0.3 x 20)) = 3; 3 visits keep its PUCT 0.1 + 1.342 / 4 = 0.435 below 0.4439
+    # Move 2: forced floor(sqrt(2 x 0.1 x 20)) = 2; any count keeps it below: 4 - 2 = 2
+    np.testing.assert_array_equal(pruned_visits(visits, prior, q, 1.0, 2.0), [[10, 3, 2]])
+    # A move left with one visit is dropped; the most visited move keeps all of its visits
+    np.testing.assert_array_equal(pruned_visits(np.array([[10, 2]]), np.array([[0.9, 0.1]]), np.array([[0.5, 0.0]]), 1.0, 2.0),
+                                  [[10, 0]])
+    # Without the gap (the move's Q is the best move's PUCT or more), nothing is pruned
+    np.testing.assert_array_equal(pruned_visits(visits, prior, np.array([[0.2, 0.5, -0.3]]), 1.0, 2.0), [[10, 6, 2]])
+
+
+def test_forced_playouts_visit_every_root_move_and_prune_the_target(network):
+    positions = sample_positions(game, 20, seed=4)
+    plain = search_roots(Evaluator(network), positions, 60)
+    forced = search_roots(Evaluator(network), positions, 60, SearchOptions(forced_playouts=2.0))
+    for state, after, target in zip(positions, forced.visits, forced.target):
+        legal = state.legal_actions()
+        total = after.sum()
+        # Every move has about its forced share sqrt(k P N) (those still short wait their turn)
+        assert np.all(after[legal] + len(legal) >= np.sqrt(2.0 * forced.prior[list(positions).index(state)][legal] * total))
+        assert target.sum() <= total and target.argmax() == after.argmax()
+        assert target[after.argmax()] == after.max()
+    # The least visited moves get more visits than without
+    def least(result):
+        return sum(visits[state.legal_actions()].min() for state, visits in zip(positions, result.visits))
+    assert least(forced) > least(plain)
+
+
+# ----- first-play urgency -----
+def test_first_play_urgency_values_an_unvisited_move_below_its_parent(network):
+    # After the first simulation (the first legal move, all values equal), the second compares the
+    # visited move's Q + U with each unvisited move's fpu value + U, computed here from the network
+    reduction = 0.5
+    for state in sample_positions(game, 15, seed=9):
+        legal = state.legal_actions()
+        if len(legal) < 2:
+            continue
+        policy, value = network(np.stack([state.planes()]))
+        prior = policy[0][legal] / policy[0][legal].sum()
+        first = state.next(legal[0])
+        if first.is_done():
+            continue
+        first_value = -float(network(np.stack([first.planes()]))[1][0])
+        scores = prior * 1.0 + (float(value[0]) - reduction * math.sqrt(prior[0]))
+        scores[0] = first_value + prior[0] / 2
+        visits = search(Evaluator(network), [state], 3)[0]  # book: two simulations after the root
+        fpu = search_roots(Evaluator(network), [state], 3, SearchOptions(fpu_reduction=reduction)).visits[0]
+        assert fpu[legal[0]] >= 1 and fpu.sum() == visits.sum() == 2
+        assert fpu[legal[int(np.argmax(scores))]] == (2 if np.argmax(scores) == 0 else 1)
+
+
+# ----- Gumbel root search in real searches -----
+def test_gumbel_search_shares_the_simulations_by_sequential_halving(network):
+    rng = np.random.default_rng(0)
+    roots = [game.State()] * 6
+    result = search_roots(Evaluator(network), roots, 17, SearchOptions(gumbel_considered=4), gumbel=([1.0] * 6, rng))
+    for visits, action, target in zip(result.visits, result.action, result.target):
+        # 16 simulations over 4 moves: each twice, then the best 2 four more times
+        assert sorted(visits[visits > 0]) == [2, 2, 6, 6]
+        assert visits[action] == 6
+        assert target.sum() == pytest.approx(1) and (target > 0).sum() == 9  # every legal move
+    # The sampled moves differ from root to root (the noise), and with no noise the choice is fixed
+    assert len({tuple(np.flatnonzero(v)) for v in result.visits}) > 1
+    fixed = [search_roots(Evaluator(network), roots[:1], 17, SearchOptions(gumbel_considered=4)).action[0] for _ in range(2)]
+    assert fixed[0] == fixed[1]
+
+
+@pytest.mark.parametrize('mine, theirs, expected', [([0, 1], [3, 4], 2), ([6, 7], [0, 4], 8)])
+def test_gumbel_search_takes_a_win(network, mine, theirs, expected):
+    state = state_from(mine, theirs)
+    result = search_roots(Evaluator(network), [state], 32, SearchOptions(gumbel_considered=16))
+    assert result.action[0] == expected and result.target[0].argmax() == expected
+
+
+def test_a_gumbel_player_plays_its_choice_and_returns_the_improved_policy(network):
+    positions = sample_positions(game, 12, seed=2)
+    player = MctsPlayer(Evaluator(network), 20, 1.0, np.random.default_rng(1), options=SearchOptions(gumbel_considered=4))
+    for state, (action, policy) in zip(positions, player.choose(positions)):
+        assert action in state.legal_actions()
+        assert policy.sum() == pytest.approx(1) and policy[state.legal_actions()].sum() == pytest.approx(1)
+    # At temperature 0 the choice is deterministic
+    greedy = [MctsPlayer(Evaluator(network), 20, 0.0, np.random.default_rng(seed), options=SearchOptions(gumbel_considered=4))
+              for seed in (1, 2)]
+    assert [a for a, _ in greedy[0].choose(positions)] == [a for a, _ in greedy[1].choose(positions)]
+
+
+def test_gumbel_search_refuses_a_game_that_hides_part_of_the_position(network):
+    from alphazero.cli import UserError
+    rules = load_game('pointothello')
+    with pytest.raises(UserError, match='whole position'):
+        MctsPlayer(Evaluator(network), 8, 0.0, np.random.default_rng(0), determinize=rules.determinize,
+                   options=SearchOptions(gumbel_considered=4))
+
+
+# ----- playout cap randomization -----
+def test_playout_cap_records_only_the_full_searches_with_their_side_results(network):
+    player = MctsPlayer(Evaluator(network), 16, 1.0, np.random.default_rng(3), fast_sims=4, full_share=0.25)
+    results = play_games(game.State, [(player, player)] * 40, record=True)
+    recorded = sum(len(played.records) for played in results)
+    plies = sum(played.plies for played in results)
+    assert 0.1 * plies < recorded < 0.45 * plies
+    for played in [played for played in results if played.records]:
+        _, _, values = games_to_arrays([played])
+        state = game.State()
+        for ply, action in enumerate(played.moves):
+            for (planes, policy, recorded_ply), value in zip(played.records, values):
+                if recorded_ply == ply:
+                    np.testing.assert_array_equal(planes, state.planes())
+                    # The value target is the result for the side that moved at that ply
+                    assert value == player_value(played.state, state.is_first_player())
+                    assert policy[action] > 0
+            state = state.next(action)
