@@ -1,0 +1,162 @@
+"""Strength against CPU-minutes of training runs made with different recipes (issue: more strength
+per CPU-hour). Each run is a folder where `train_cycle.py --minutes M --keep-every 1 ...` ran, pinned
+to one core; its name is RECIPE-sSEED. At each minute mark the model that run had then (the last
+kept model whose cycle ended by the mark) is measured:
+- othello8: 40 games (20 openings of 4 moves, each with both colours) against each GTP engine given;
+- connect4: the share of bench/connect4_positions.json where its search keeps the solved result,
+  and where its policy alone does.
+Every model plays with the book's search (PUCT, temperature 0) at --sims, whatever its recipe, so
+the figures compare networks. Results go to --out (JSON, kept across runs: a measured model is not
+measured again) and a chart of strength against minutes per recipe to --chart.
+
+Run: .venv/bin/python bench/compare_recipes.py --game othello8 --engine "/usr/games/gtp-rhino -l 1" \
+        --out docs/recipes/othello8.json --chart docs/recipes/othello8.png RUN_DIR [RUN_DIR ...]
+"""
+import argparse
+import json
+import os
+import re
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(1, os.path.dirname(os.path.abspath(__file__)))  # connect4_accuracy.py beside this file
+os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
+
+from alphazero.cli import UserError, run  # noqa: E402
+from alphazero.files import atomic_output  # noqa: E402
+from alphazero.games import load_game  # noqa: E402
+from alphazero.limits import engine_command  # noqa: E402
+
+MARKS = (10, 20, 30)  # minutes of training at which each run's model is measured
+
+
+def run_models(directory, game, marks):
+    """{mark: (kept model path, cycles, minutes)} of a run folder: the model it had at each mark."""
+    model_dir = os.path.join(directory, 'runs', game.NAME, 'model')
+    try:
+        with open(os.path.join(model_dir, 'metrics.jsonl')) as f:
+            records = [json.loads(line) for line in f if line.strip()]
+    except (OSError, ValueError) as error:
+        raise UserError(f'{directory} has no readable metrics.jsonl ({error}): is it a train_cycle.py run of {game.NAME}?') from None
+    models = {}
+    for mark in marks:
+        done = [r for r in records if r['elapsed'] <= mark * 60 + 1e-9]
+        if not done:
+            continue
+        cycles = done[-1]['cycle']
+        path = os.path.join(model_dir, 'kept', f'best-cycle{cycles:04d}.h5')
+        if not os.path.exists(path):
+            raise UserError(f'{path} is missing: the runs must keep every cycle\'s model (--keep-every 1)')
+        models[mark] = (path, cycles, done[-1]['elapsed'] / 60)
+    return models
+
+
+def recipe_of(directory):
+    """(recipe, seed) from a run folder named RECIPE-sSEED."""
+    match = re.fullmatch(r'(.+)-s(\d+)', os.path.basename(os.path.normpath(directory)))
+    if not match:
+        raise UserError(f'{directory}: name run folders RECIPE-sSEED, for example othello8-gumbel-s1')
+    return match.group(1), int(match.group(2))
+
+
+def measure(game, path, args):
+    if game.NAME == 'connect4':
+        from connect4_accuracy import accuracy, read_positions
+        from alphazero.inference import load_network
+        network, _ = load_network(path, game)
+        result = accuracy(network, read_positions(), args.sims)
+        return {'search': result['search'], 'policy': result['policy']}
+    from evaluate_best_player import evaluate_best_player
+    scores = evaluate_best_player(game, 1, args.sims, engines=args.engine, engine_game_count=args.games,
+                                  opponents=[], path=path, exact=False, opening=4)
+    return {command: scores[command]['all'] for command in args.engine}
+
+
+def write_json(path, content):
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with atomic_output(path) as temporary:
+        with open(temporary, 'w') as f:
+            json.dump(content, f, indent=1)
+
+
+def summary(results):
+    """{recipe: {measure: {mark: [values over seeds]}}}."""
+    table = {}
+    for entry in results['runs'].values():
+        for mark, measured in entry['marks'].items():
+            for name, value in measured['scores'].items():
+                table.setdefault(entry['recipe'], {}).setdefault(name, {}).setdefault(int(mark), []).append(value)
+    return table
+
+
+def draw(results, path):
+    import matplotlib
+    matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+    table = summary(results)
+    names = sorted({name for recipe in table.values() for name in recipe})
+    figure, axes = plt.subplots(1, len(names), figsize=(5 * len(names), 4), squeeze=False)
+    for axis, name in zip(axes[0], names):
+        for recipe, measures in sorted(table.items()):
+            marks = sorted(measures.get(name, {}))
+            medians = [statistics.median(measures[name][m]) for m in marks]
+            line, = axis.plot(marks, medians, marker='o', label=recipe)
+            for m in marks:  # every run, faint, beside the median
+                axis.scatter([m] * len(measures[name][m]), measures[name][m], color=line.get_color(), alpha=0.3, s=12)
+        axis.set_title(name)
+        axis.set_xlabel('training minutes (one core)')
+        axis.set_ylabel('score' if results['game'] == 'othello8' else 'share of solved positions kept')
+        axis.grid(alpha=0.3)
+        axis.legend(fontsize=8)
+    figure.tight_layout()
+    with atomic_output(path) as temporary:
+        figure.savefig(temporary, format='png', dpi=90)
+    plt.close(figure)
+
+
+def main():
+    parser = argparse.ArgumentParser(description='Strength against training minutes of runs made with different recipes.')
+    parser.add_argument('runs', nargs='+', help='run folders named RECIPE-sSEED')
+    parser.add_argument('--game', choices=('othello8', 'connect4'), required=True)
+    parser.add_argument('--engine', action='append', default=[], type=engine_command,
+                        help='othello8: a GTP engine to play (repeatable)')
+    parser.add_argument('--games', type=int, default=40, help='games per engine (default: %(default)s)')
+    parser.add_argument('--sims', type=int, default=50, help='simulations per move (default: %(default)s)')
+    parser.add_argument('--marks', type=int, nargs='+', default=MARKS, help='minutes (default: %(default)s)')
+    parser.add_argument('--out', required=True, help='results JSON (read first: measured models are kept)')
+    parser.add_argument('--chart', help='chart PNG to draw')
+    args = parser.parse_args()
+    game = load_game(args.game)
+    if game.NAME == 'othello8' and not args.engine:
+        raise UserError('othello8 is measured against GTP engines: give --engine "/usr/games/gtp-rhino -l 1" and so on')
+
+    results = {'game': game.NAME, 'sims': args.sims, 'games': args.games, 'runs': {}}
+    if os.path.exists(args.out):
+        with open(args.out) as f:
+            results = json.load(f)
+    for directory in args.runs:
+        recipe, seed = recipe_of(directory)
+        entry = results['runs'].setdefault(os.path.basename(os.path.normpath(directory)),
+                                           {'recipe': recipe, 'seed': seed, 'marks': {}})
+        command = open(os.path.join(directory, 'command.txt')).read().strip() if os.path.exists(
+            os.path.join(directory, 'command.txt')) else None
+        entry['command'] = command
+        for mark, (path, cycles, minutes) in run_models(directory, game, args.marks).items():
+            if str(mark) in entry['marks']:
+                continue
+            scores = measure(game, path, args)
+            entry['marks'][str(mark)] = {'cycles': cycles, 'minutes': round(minutes, 2), 'scores': scores}
+            print(f'{directory} at {mark} min (cycle {cycles}): {scores}', flush=True)
+            write_json(args.out, results)
+    for recipe, measures in sorted(summary(results).items()):
+        for name, marks in measures.items():
+            cells = ', '.join(f'{m} min {statistics.median(v):.3f} (worst {min(v):.3f}, {len(v)} runs)'
+                              for m, v in sorted(marks.items()))
+            print(f'{recipe:24} {name:28} {cells}')
+    if args.chart:
+        draw(results, args.chart)
+
+
+if __name__ == '__main__':
+    run(main)
