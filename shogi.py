@@ -17,6 +17,7 @@
 # An action is destination * 11 + direction: directions 0-7 move the piece that stands one step back
 # along that direction (0 = up, then clockwise), 8-10 drop a chick, an elephant or a giraffe.
 
+import os
 import sys
 
 import numpy as np
@@ -154,6 +155,29 @@ class State:
             return ''.join(case(letters[p]) * n for p, n in counts.items()) or '-'
         return '\n'.join([f'hand: {hand(second, str.lower)}'] + rows + [f'hand: {hand(first, str.upper)}'])
 
+    # The position as Fairy-Stockfish reads it (UCI, engines/variants.ini): FEN ranks from the second
+    # player's end, the first player's pieces in capitals, the hands in brackets; no move list, so
+    # that the engine applies no rule of its own about repetitions or quiet moves
+    def uci_position(self):
+        letters, cells, ranks = '.cegl', self.cells(), []
+        for row in range(ROWS):
+            rank, empty = '', 0
+            for cell in cells[row * COLUMNS:(row + 1) * COLUMNS]:
+                if cell:
+                    rank += (str(empty) if empty else '') + (letters[cell].upper() if cell > 0 else letters[-cell])
+                empty = 0 if cell else empty + 1
+            ranks.append(rank + (str(empty) if empty else ''))
+        first, second = self.hands()
+        hands = ''.join(letters[p].upper() * n for p, n in first.items()) + ''.join(letters[p] * n for p, n in second.items())
+        return f'fen {"/".join(ranks)}[{hands}] {"w" if self.is_first_player() else "b"} - - 0 {self.depth // 2 + 1}'
+
+    # The action of a legal move in Fairy-Stockfish's notation (b2b3, C@a3), or ValueError
+    def action_of_uci(self, text):
+        for action in self.legal_actions():
+            if uci_move(self, action) == text:
+                return action
+        raise ValueError(f'{text!r} is not a legal move here')
+
 
 # Action names for people and the text game: a move as from-square to-square ('b3b2'), a drop as
 # the piece's letter, '*' and the square ('C*a2'); squares are named from the first player's side,
@@ -168,6 +192,16 @@ def action_name(state, action):
     if direction >= DROP:
         return f'{"CEG"[direction - DROP]}*{square_name(turn(destination))}'
     return square_name(turn(source_of(destination, direction))) + square_name(turn(destination))
+
+
+# A move in Fairy-Stockfish's notation (UCI): squares named as above but with the rows counted
+# from the first player's end (b3b2 is b2b3), drops with @ (C*a2 is C@a3)
+def uci_move(state, action):
+    name = action_name(state, action)
+
+    def square(text):
+        return text[0] + str(ROWS + 1 - int(text[1]))
+    return f'{name[0]}@{square(name[2:])}' if '*' in name else square(name[:2]) + square(name[2:])
 
 
 # Where an action goes, for a board drawn from the first player's side: (source square or None for a
@@ -228,6 +262,13 @@ def heuristic(state):
 # the book's pure MCTS player (random playouts)
 def opponents():
     return {'VS_Random': random_action, **heuristic_opponents(heuristic, (1, 2, 4)), 'VS_MCTS': mcts_action}
+
+
+# A real opponent: Fairy-Stockfish, told the rules, over UCI (evaluate_best_player.py --game shogi
+# --engine "/usr/games/fairy-stockfish; go depth 3")
+ENGINE_PROTOCOL = 'uci'
+ENGINE_OPTIONS = (f'setoption name VariantPath value {os.path.join(os.path.dirname(os.path.abspath(__file__)), "engines", "variants.ini")}',
+                  'setoption name UCI_Variant value simpleshogi')
 
 
 # Play one random game when run alone

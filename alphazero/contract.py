@@ -96,10 +96,14 @@ class Game:
     # is one token of all its planes
     TOKENS: Optional[tuple] = None
     # How other programs of this game talk, as opponents and record makers: 'gtp' (Othello programs
-    # such as GRhino) or 'usi' (shogi engines; the game's State then has usi_position() and
-    # action_of_usi(text), alphazero/usi.py). It also names the records' formats: the shogi world's
-    # CSA, KIF and USI move lists for 'usi' (alphazero/shogi_records.py), else Othello's
+    # such as GRhino), 'usi' (shogi engines; the game's State then has usi_position() and
+    # action_of_usi(text), alphazero/usi.py) or 'uci' (the same with uci_position() and
+    # action_of_uci(text)). It also names the records' formats: the shogi world's CSA, KIF and USI
+    # move lists for 'usi' (alphazero/shogi_records.py), else Othello's
     ENGINE_PROTOCOL: str = 'gtp'
+    # USI/UCI lines every engine of the game is sent after its handshake (the book's simple shogi:
+    # where Fairy-Stockfish reads the rules of the variant)
+    ENGINE_OPTIONS: tuple = ()
 
     @property
     def has_window(self):

@@ -274,8 +274,8 @@ def play_self_play(game, network, count, settings, rng, progress=None):
 
 def engine_player(command, game):
     """Another program as a player: a USI engine for a game whose ENGINE_PROTOCOL is 'usi' (shogi),
-    else a GTP engine."""
-    if game.ENGINE_PROTOCOL == 'usi':
+    a UCI engine for 'uci' (the book's simple shogi), else a GTP engine."""
+    if game.ENGINE_PROTOCOL in ('usi', 'uci'):
         from alphazero.usi import UsiEnginePlayer
         return UsiEnginePlayer(command, game)
     from alphazero.gtp import EnginePlayer
@@ -284,7 +284,7 @@ def engine_player(command, game):
 
 def engine_problem(game):
     """Why other programs cannot play `game` with us, or None when they can."""
-    if game.ENGINE_PROTOCOL == 'usi':
+    if game.ENGINE_PROTOCOL in ('usi', 'uci'):
         return None
     from alphazero.gtp import gtp_problem
     return gtp_problem(game)

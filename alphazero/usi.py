@@ -1,4 +1,7 @@
 """USI, the Universal Shogi Interface: other shogi programs as players, the counterpart of gtp.py.
+The same code speaks UCI, chess's protocol from which USI was made (the same lines, with `uci`,
+`uciok` and `ucinewgame`), for games whose engines speak it: Fairy-Stockfish playing the book's
+simple shogi as a variant it is told (the game's ENGINE_OPTIONS).
 
 A USI engine reads commands on its standard input and answers in lines: `usi` (it names itself and
 its options, then `usiok`), `setoption name N value V`, `isready` (`readyok` when it is),
@@ -36,14 +39,16 @@ def parse_engine(text):
 
 
 class UsiProcess(EngineProcess):
-    """A USI engine process, ready for a game: `usiok` and `readyok` received, its options set."""
+    """A USI (or UCI) engine process, ready for a game: `usiok` and `readyok` received, the game's
+    options then the engine string's set."""
 
-    def __init__(self, text):
+    def __init__(self, text, protocol='usi', game_options=()):
         command, options, self.go = parse_engine(text)
         super().__init__(command, example='"/usr/games/fairy-stockfish; go depth 3"')
-        self.write('usi')
-        self.lines_until('usiok', 'usi', HANDSHAKE_TIMEOUT)
-        for option in options:
+        self.protocol = protocol
+        self.write(protocol)
+        self.lines_until(protocol + 'ok', protocol, HANDSHAKE_TIMEOUT)
+        for option in [*game_options, *options]:
             self.write(option)
         self.ready()
 
@@ -76,14 +81,17 @@ class UsiProcess(EngineProcess):
 
 
 class UsiEnginePlayer:
-    """A USI engine as a player of match.play_games: one engine process per live game (a finished
-    game's process plays the next game after `usinewgame`). An answer that is not a legal move ends
-    the match with a message saying so; `resign` and a valid `win` end the game."""
+    """A USI (or UCI) engine as a player of match.play_games: one engine process per live game (a
+    finished game's process plays the next game after `usinewgame`). An answer that is not a legal
+    move ends the match with a message saying so; `resign` and a valid `win` end the game. The
+    game's State tells the engine the game (usi_position(), or uci_position() for UCI) and reads its
+    answer (action_of_usi(text), action_of_uci(text))."""
 
     def __init__(self, text, game):
         parse_engine(text)  # a malformed engine string is reported before any process starts
         self.text = text
         self.game = game
+        self.protocol = game.ENGINE_PROTOCOL
         self.engines = {}   # game index -> (UsiProcess, LiveGame)
 
     def __enter__(self):
@@ -100,24 +108,25 @@ class UsiEnginePlayer:
     def engine(self, live_game):
         if live_game.index not in self.engines:
             finished = [i for i, (_, g) in self.engines.items() if g.over()]
-            engine = self.engines.pop(finished[0])[0] if finished else UsiProcess(self.text)
-            engine.write('usinewgame')
+            engine = (self.engines.pop(finished[0])[0] if finished
+                      else UsiProcess(self.text, self.protocol, self.game.ENGINE_OPTIONS))
+            engine.write(self.protocol + 'newgame')
             self.engines[live_game.index] = (engine, live_game)
         return self.engines[live_game.index][0]
 
     def choose(self, states, games):
         # Every engine is told its game and starts thinking; then the answers are read
         for state, live_game in zip(states, games):
-            self.engine(live_game).ask_move(state.usi_position())
+            self.engine(live_game).ask_move(state.usi_position() if self.protocol == 'usi' else state.uci_position())
         choices = []
         for state, live_game in zip(states, games):
             engine = self.engine(live_game)
             answer = engine.best_move()
-            if answer == RESIGN or (answer == DECLARE_WIN and state.board.is_nyugyoku()):
+            if self.protocol == 'usi' and (answer == RESIGN or (answer == DECLARE_WIN and state.board.is_nyugyoku())):
                 choices.append((answer, None))
                 continue
             try:
-                choices.append((state.action_of_usi(answer), None))
+                choices.append((state.action_of_usi(answer) if self.protocol == 'usi' else state.action_of_uci(answer), None))
             except ValueError:
                 legal = ' '.join(self.game.action_name(state, a) for a in state.legal_actions())
                 raise EngineError(f'the engine {self.text!r} answered bestmove {answer!r} in game {live_game.index + 1} '

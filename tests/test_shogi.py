@@ -2,6 +2,7 @@
 of signed pieces seen from the first player, moves written out per piece), perft counts, and the
 encoding: planes, action numbers and the mirror."""
 import random
+import re
 
 import numpy as np
 import pytest
@@ -293,3 +294,39 @@ def test_fairy_stockfish_plays_the_same_game(workdir):
     output = subprocess.run([program], input=commands, capture_output=True, text=True, timeout=120).stdout
     counts = [int(line.split(':')[1]) for line in output.splitlines() if line.startswith('Nodes searched')]
     assert counts == [perft(State(), depth) for depth in range(1, 7)] == [4, 17, 123, 976, 8095, 71631]
+
+
+def test_fairy_stockfish_sees_our_positions_and_moves():
+    """Every position we send Fairy-Stockfish (uci_position) has, for it, exactly our legal moves in
+    its notation (uci_move): positions from random games, hands and both sides to move."""
+    import os
+    import subprocess
+    from conftest import need
+    from shogi import ENGINE_OPTIONS, uci_move
+    program = '/usr/games/fairy-stockfish'
+    need(os.access(program, os.X_OK), "Fairy-Stockfish", 'apt-get install fairy-stockfish')
+    rng = np.random.default_rng(5)
+    states = [s for s in (random_state(rng, int(rng.integers(0, 40))) for _ in range(60)) if not s.is_done()]
+    commands = 'uci\n' + '\n'.join(ENGINE_OPTIONS) + '\nisready\n'
+    commands += ''.join(f'position {s.uci_position()}\ngo perft 1\n' for s in states) + 'quit\n'
+    output = subprocess.run([program], input=commands, capture_output=True, text=True, timeout=120).stdout
+    blocks = output.split('Nodes searched')[:-1]
+    assert len(blocks) == len(states)
+    for state, block in zip(states, blocks):
+        theirs = sorted(line.split(':')[0] for line in block.splitlines() if re.fullmatch(r'\S+: 1', line))
+        assert theirs == sorted(uci_move(state, a) for a in state.legal_actions()), str(state)
+    assert any(sum(state.hands()[0].values()) + sum(state.hands()[1].values()) for state in states)
+    assert {state.is_first_player() for state in states} == {True, False}
+
+
+def test_fairy_stockfish_plays_matches_over_uci(workdir):
+    from conftest import need
+    import os
+    need(os.access('/usr/games/fairy-stockfish', os.X_OK), "Fairy-Stockfish", 'apt-get install fairy-stockfish')
+    from alphazero.games import load_game
+    from alphazero.match import FunctionPlayer, engine_player, play_match
+    rules = load_game('shogi')
+    with engine_player('/usr/games/fairy-stockfish; go depth 3', rules) as engine:
+        points = play_match(rules, FunctionPlayer(rules.opponents()['VS_Random']), engine, 6)
+    # Random moves against a real engine lose every game
+    assert points == [0] * 6
