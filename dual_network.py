@@ -16,10 +16,14 @@
 #                every token's numbers flattened into the Dense layers
 # Every network is made of Keras' own layers only, so the saved file loads with a plain
 # load_model(), and every stage, export.py and the book's API work with any of them.
+#
+# Beyond the book, --margin-head adds a third output to any of them, for games with a margin (discs,
+# points): 'margin', the final margin for the side to move divided by the game's MARGIN_SCALE
+# (tanh), learned from the value head's features as an auxiliary target (KataGo's score target).
 
 import os
 
-from alphazero.cli import ArgumentParser, quiet_keras, run
+from alphazero.cli import ArgumentParser, UserError, quiet_keras, run
 from alphazero.files import remove_stale_temporaries, save_model
 from alphazero.flags import add_network_flags, check_network_flags, network_arguments
 from alphazero.games import add_game_flag, as_game, load_game, model_path
@@ -76,9 +80,15 @@ def residual_tower(filters=DN_FILTERS, residual_num=DN_RESIDUAL_NUM):
     return f
 
 
+# The optional margin output, from the value head's features: [] without a margin head
+def margin_output(features, margin_head):
+    from keras import layers
+    return [layers.Dense(1, activation='tanh', name='margin')(features)] if margin_head else []
+
+
 # Build the network (not saved)
 def build_dual_network(input_shape=DN_INPUT_SHAPE, output_size=DN_OUTPUT_SIZE,
-                       filters=DN_FILTERS, residual_num=DN_RESIDUAL_NUM):
+                       filters=DN_FILTERS, residual_num=DN_RESIDUAL_NUM, margin_head=False):
     import keras
     from keras import layers, regularizers
 
@@ -96,11 +106,11 @@ def build_dual_network(input_shape=DN_INPUT_SHAPE, output_size=DN_OUTPUT_SIZE,
     v = layers.Dense(1, kernel_regularizer=regularizers.l2(L2_WEIGHT))(x)
     v = layers.Activation('tanh', name='v')(v)
 
-    return keras.Model(inputs=input, outputs=[p, v])
+    return keras.Model(inputs=input, outputs=[p, v, *margin_output(x, margin_head)])
 
 
 # The residual tower with AlphaGo Zero's heads (not saved)
-def build_resnet(input_shape, output_size, filters=DN_FILTERS, residual_num=DN_RESIDUAL_NUM):
+def build_resnet(input_shape, output_size, filters=DN_FILTERS, residual_num=DN_RESIDUAL_NUM, margin_head=False):
     import keras
     from keras import layers, regularizers
 
@@ -119,10 +129,10 @@ def build_resnet(input_shape, output_size, filters=DN_FILTERS, residual_num=DN_R
     p = layers.Dense(output_size, kernel_regularizer=regularizers.l2(L2_WEIGHT), activation='softmax', name='pi')(planes(2))
 
     # Value output: 1 plane, Dense 64 with ReLU, Dense 1 with tanh
-    v = layers.Dense(64, activation='relu', kernel_regularizer=regularizers.l2(L2_WEIGHT))(planes(1))
-    v = layers.Dense(1, kernel_regularizer=regularizers.l2(L2_WEIGHT))(v)
+    features = layers.Dense(64, activation='relu', kernel_regularizer=regularizers.l2(L2_WEIGHT))(planes(1))
+    v = layers.Dense(1, kernel_regularizer=regularizers.l2(L2_WEIGHT))(features)
     v = layers.Activation('tanh', name='v')(v)
-    return keras.Model(inputs=input, outputs=[p, v])
+    return keras.Model(inputs=input, outputs=[p, v, *margin_output(features, margin_head)])
 
 
 # The tokens of a position, each the sum of the learned vectors of the words present in it (as
@@ -156,7 +166,7 @@ def token_embeddings(input, input_shape, tokens, width):
 # is the article's baseline, one Dense layer over all the tokens' numbers (and for the value, Dense
 # 256 without bias, batch normalisation, ReLU)
 def build_transformer(input_shape, output_size, width=DN_WIDTH, layer_count=DN_LAYERS, heads=DN_HEADS, tokens=None,
-                      head='conv'):
+                      head='conv', margin_head=False):
     import keras
     from keras import layers
 
@@ -182,41 +192,44 @@ def build_transformer(input_shape, output_size, width=DN_WIDTH, layer_count=DN_L
         # The article's heads: every token's numbers flattened into Dense layers
         flat = layers.Flatten()(x)
         p = layers.Dense(output_size, activation='softmax', name='pi')(flat)
-        v = layers.Dense(256, use_bias=False)(flat)
-        v = layers.Activation('relu')(layers.BatchNormalization()(v))
-        v = layers.Dense(1, activation='tanh', name='v')(v)
-        return keras.Model(inputs=input, outputs=[p, v])
+        features = layers.Dense(256, use_bias=False)(flat)
+        features = layers.Activation('relu')(layers.BatchNormalization()(features))
+        v = layers.Dense(1, activation='tanh', name='v')(features)
+        return keras.Model(inputs=input, outputs=[p, v, *margin_output(features, margin_head)])
 
     # Policy output: 2 numbers per token, then a Dense layer over all of them (any action space)
     p = layers.Dense(output_size, activation='softmax', name='pi')(layers.Flatten()(layers.Dense(2)(x)))
 
     # Value output: the average token, Dense 64 with ReLU, Dense 1 with tanh
-    v = layers.Dense(64, activation='relu')(layers.GlobalAveragePooling1D()(x))
-    v = layers.Dense(1, activation='tanh', name='v')(v)
-    return keras.Model(inputs=input, outputs=[p, v])
+    features = layers.Dense(64, activation='relu')(layers.GlobalAveragePooling1D()(x))
+    v = layers.Dense(1, activation='tanh', name='v')(features)
+    return keras.Model(inputs=input, outputs=[p, v, *margin_output(features, margin_head)])
 
 
 # Build the chosen network for a game (not saved)
 def build_network(game, network=DN_NETWORK, filters=DN_FILTERS, residual_num=DN_RESIDUAL_NUM,
-                  width=DN_WIDTH, layer_count=DN_LAYERS, heads=DN_HEADS):
+                  width=DN_WIDTH, layer_count=DN_LAYERS, heads=DN_HEADS, margin_head=False):
     quiet_keras()
+    if margin_head and not game.MARGIN_SCALE:
+        raise UserError(f'--margin-head: {game.NAME} has no margin to learn (games with one: the Othellos and point-Othello)')
     if network.startswith('transformer'):
         return build_transformer(game.INPUT_SHAPE, game.ACTION_COUNT, width, layer_count, heads, game.TOKENS,
-                                 'dense' if network == 'transformer-dense' else 'conv')
+                                 'dense' if network == 'transformer-dense' else 'conv', margin_head)
     build = build_resnet if network == 'resnet' else build_dual_network
-    return build(game.INPUT_SHAPE, game.ACTION_COUNT, filters, residual_num)
+    return build(game.INPUT_SHAPE, game.ACTION_COUNT, filters, residual_num, margin_head)
 
 
 # What a network is, in words
-def describe_network(network, filters, residual_num, width, layer_count, heads):
+def describe_network(network, filters, residual_num, width, layer_count, heads, margin_head=False):
+    margin = ', a margin head' if margin_head else ''
     if network.startswith('transformer'):
-        return f'{network}: {layer_count} layers, width {width}, {heads} heads'
-    return f'{network}: {residual_num} blocks, {filters} filters'
+        return f'{network}: {layer_count} layers, width {width}, {heads} heads{margin}'
+    return f'{network}: {residual_num} blocks, {filters} filters{margin}'
 
 
 # Create and save the best player's network, unless it exists; returns True when it made one
 def dual_network(game=None, filters=DN_FILTERS, residual_num=DN_RESIDUAL_NUM, network=DN_NETWORK,
-                 width=DN_WIDTH, layer_count=DN_LAYERS, heads=DN_HEADS):
+                 width=DN_WIDTH, layer_count=DN_LAYERS, heads=DN_HEADS, margin_head=False):
     game = as_game(game)
     path = model_path(game, 'best.h5')
 
@@ -225,7 +238,7 @@ def dual_network(game=None, filters=DN_FILTERS, residual_num=DN_RESIDUAL_NUM, ne
         return False
 
     # Build it for the game's board and moves, and save it
-    save_model(build_network(game, network, filters, residual_num, width, layer_count, heads), path)
+    save_model(build_network(game, network, filters, residual_num, width, layer_count, heads, margin_head), path)
     return True
 
 
@@ -233,7 +246,7 @@ def parse_args(argv=None):
     parser = ArgumentParser(description="Create the untrained dual network as the first best player "
                                                  "(does nothing when it exists).")
     add_game_flag(parser)
-    add_network_flags(parser, DN_NETWORK, DN_FILTERS, DN_RESIDUAL_NUM, DN_WIDTH, DN_LAYERS, DN_HEADS)
+    add_network_flags(parser, DN_NETWORK, DN_FILTERS, DN_RESIDUAL_NUM, DN_WIDTH, DN_LAYERS, DN_HEADS, margin_head=True)
     args = parse_game_args(parser, argv, ('network',))
     check_network_flags(args)
     game = load_game(args.game)

@@ -190,6 +190,9 @@ def score(state):
     return heuristic(state) if state.is_first_player() else -heuristic(state)
 
 
+MARGIN_SCALE = SIZE * SIZE  # every disc one colour
+
+
 # The opponents of evaluate_best_player.py: random, and alpha-beta to depths 1, 2 and 4
 def opponents():
     return {'VS_Random': random_action, **heuristic_opponents(heuristic, (1, 2, 4))}

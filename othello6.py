@@ -22,6 +22,7 @@ PASS = SIZE * SIZE
 SYMMETRIES = State.BOARD.symmetries
 GTP_GAME, STONE_COLORS, BOARD_COLOR = othello.GTP_GAME, othello.STONE_COLORS, othello.BOARD_COLOR
 square_action, heuristic, score, opponents = othello.square_action, othello.heuristic, othello.score, othello.opponents
+MARGIN_SCALE = SIZE * SIZE
 
 
 # Play one random game when run alone

@@ -38,6 +38,7 @@ INPUT_SHAPE = (SIZE, SIZE, 8)
 ACTION_COUNT, PASS, SYMMETRIES = othello.ACTION_COUNT, othello.PASS, othello.SYMMETRIES
 GTP_GAME, STONE_COLORS, BOARD_COLOR = othello.GTP_GAME, othello.STONE_COLORS, othello.BOARD_COLOR
 square_action, heuristic, score, opponents = othello.square_action, othello.heuristic, othello.score, othello.opponents
+MARGIN_SCALE = othello.MARGIN_SCALE
 
 
 # Play one random game when run alone

@@ -67,16 +67,17 @@ def self_play(game=None, game_count=SP_GAME_COUNT, evaluate_count=PV_EVALUATE_CO
     if pool is None:
         network, description = load_network(model_path(game, 'best.h5'), game, backend)
         with tqdm(total=game_count, desc=f'self-play ({description})', unit='game') as progress:
-            (position, policy, value), counts = play_self_play(game, network, game_count, settings,
-                                                               np.random.default_rng(seed), progress)
+            (position, policy, value, margin), counts = play_self_play(game, network, game_count, settings,
+                                                                       np.random.default_rng(seed), progress)
     else:
         ensure_onnx(game)
-        (position, policy, value), counts = pool.self_play(game, model_path(game, 'best.onnx'), game_count, settings, seed)
+        (position, policy, value, margin), counts = pool.self_play(game, model_path(game, 'best.onnx'), game_count,
+                                                                   settings, seed)
     seconds = time.perf_counter() - start
 
     # Save the records (beyond the book: to `path` when given)
     path = path or history_path(data_dir(game))
-    write_history(path, position, policy, value, evaluate_count)
+    write_history(path, position, policy, value, evaluate_count, margin)
     stats = {'games': game_count, 'positions': len(value), 'seconds': seconds,
              'positions_per_second': len(value) / seconds, 'evaluations': counts['evaluations'],
              'cache_hit_rate': counts['hit_rate'] if cache else None}

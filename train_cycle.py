@@ -84,7 +84,7 @@ def parse_args(argv=None):
                              'best.h5), to measure later what more training gained; 0 keeps none (default: %(default)s)')
     parser.add_argument('--until-perfect', action='store_true',
                         help='stop once the best player plays perfectly (games small enough to solve)')
-    add_network_flags(parser, DN_NETWORK, DN_FILTERS, DN_RESIDUAL_NUM, DN_WIDTH, DN_LAYERS, DN_HEADS)
+    add_network_flags(parser, DN_NETWORK, DN_FILTERS, DN_RESIDUAL_NUM, DN_WIDTH, DN_LAYERS, DN_HEADS, margin_head=True)
     add_search_flags(parser, PV_EVALUATE_COUNT, PV_EVALUATE_COUNT)
     add_exploration_flags(parser, SP_DIRICHLET_ALPHA, SP_RANDOM_OPENING, SP_GREEDY_AFTER, SP_DIRICHLET_WEIGHT)
     add_training_flags(parser, RN_WINDOW, RN_SAMPLES, STEPS_PER_EXECUTION)
@@ -245,6 +245,7 @@ def metrics_record(progress, seconds_before, gate):
         'games': stats['games'], 'positions': stats['positions'],
         'positions_per_second': stats['positions_per_second'], 'cache_hit_rate': stats['cache_hit_rate'],
         'samples': train['samples'], 'loss': train['loss'], 'policy_loss': train['pi_loss'], 'value_loss': train['v_loss'],
+        'margin_loss': train.get('margin_loss'),
         'gate_score': evaluation['average'], 'gate': gate, 'best_changed': 'best' in progress,
         'scores': progress.get('best'), 'exact': progress.get('exact'),
     }

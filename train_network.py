@@ -17,7 +17,8 @@ from alphazero.games import add_game_flag, as_game, data_dir, load_game, model_p
 from alphazero.inference import add_device_flag, use_device
 from alphazero.limits import MAX_BATCH, check_samples, whole_number
 from alphazero.settings import parse_game_args
-from alphazero.training import STEPS_PER_EXECUTION, augment, compile_model, progress_callback, replay_sample
+from alphazero.training import (STEPS_PER_EXECUTION, augment, compile_model, fit_targets, has_margin_head,
+                                progress_callback, replay_sample)
 
 # Parameters
 RN_EPOCHS = 100         # training epochs per cycle
@@ -28,16 +29,20 @@ RN_SAMPLES = 0          # beyond the book: train on this many samples drawn from
 
 
 # The training data, as (positions, policies, values): the newest `window` readable history files.
-# A damaged file is reported by name and skipped.
-def load_data(game=None, trust_pickle=False, window=RN_WINDOW):
+# A damaged file is reported by name and skipped. With `margins` (beyond the book), a fourth array:
+# the margin targets, which every file of the window must have
+def load_data(game=None, trust_pickle=False, window=RN_WINDOW, margins=False):
     game = as_game(game)
     parts = []
     for path in reversed(history_files(data_dir(game), trust_pickle)):
         try:
-            parts.append(load_history(path, game))
+            parts.append(load_history(path, game, margins))
         except UserError as error:
             print(f'skipping a history file: {error}', file=sys.stderr)
             continue
+        if margins and parts[-1][3] is None:
+            raise UserError(f'{path} has no margin targets, which the margin head learns: it was made before '
+                            'self-play recorded them, or by the book\'s code; move it away')
         if len(parts) == window:
             break
     if not parts:
@@ -77,22 +82,24 @@ def train_network(game=None, epochs=RN_EPOCHS, *, batch_size=RN_BATCH_SIZE, trus
     import keras
     game = as_game(game)
 
-    # Load the training data (beyond the book: several files, the board's symmetries, or a number
-    # of samples drawn from them in whole calls of the compiled train step)
-    position, policy, value = load_data(game, trust_pickle, window)
-    if samples:
-        call = batch_size * STEPS_PER_EXECUTION
-        position, policy, value = replay_sample(game, position, policy, value, -(-samples // call) * call,
-                                                np.random.default_rng(seed))
-        epochs = 1
-    elif symmetries:
-        position, policy, value = augment(game, position, policy, value)
-
     # Load the best player's network and compile it
     model = best_for_training(game, keep.get('model') if keep is not None else None)
 
+    # Load the training data (beyond the book: several files, the board's symmetries, or a number
+    # of samples drawn from them in whole calls of the compiled train step; the margins for a margin head)
+    data = load_data(game, trust_pickle, window, margins=has_margin_head(model))
+    position, policy, value = data[:3]
+    margin = data[3] if has_margin_head(model) else None
+    if samples:
+        call = batch_size * STEPS_PER_EXECUTION
+        position, policy, value, margin = replay_sample(game, position, policy, value, -(-samples // call) * call,
+                                                        np.random.default_rng(seed), margin)
+        epochs = 1
+    elif symmetries:
+        position, policy, value, margin = augment(game, position, policy, value, margin)
+
     # Train, with the step-decay learning rate
-    history = model.fit(position, [policy, value], batch_size=batch_size, epochs=epochs, verbose=0,
+    history = model.fit(position, fit_targets(model, policy, value, margin), batch_size=batch_size, epochs=epochs, verbose=0,
                         callbacks=[keras.callbacks.LearningRateScheduler(step_decay),
                                    progress_callback(epochs, len(value))])
 
@@ -103,7 +110,8 @@ def train_network(game=None, epochs=RN_EPOCHS, *, batch_size=RN_BATCH_SIZE, trus
         keras.backend.clear_session()
     else:
         keep['model'] = model
-    losses = {name: [float(x) for x in history.history[name]] for name in ('loss', 'pi_loss', 'v_loss')}
+    losses = {name: [float(x) for x in history.history[name]] for name in ('loss', 'pi_loss', 'v_loss', 'margin_loss')
+              if name in history.history}
     losses['samples'] = len(value)
     return losses
 

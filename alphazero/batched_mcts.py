@@ -46,6 +46,7 @@ class SearchOptions:
     fpu_reduction: Optional[float] = None  # None: an unvisited move's Q is 0, as in the book
     forced_playouts: float = 0.0           # KataGo's k (2 in the paper); 0 is off
     gumbel_considered: int = 0             # moves the Gumbel root search considers (16 in the paper); 0 is PUCT
+    margin_weight: float = 0.0             # a margin head's share in the value of a position (inference.py)
 
     @property
     def gumbel(self):
@@ -151,8 +152,6 @@ def considered_visit_sequence(max_considered, simulations):
             visits[:considered] = [v + 1 for v in visits[:considered]]
         considered = max(2, considered // 2)
     return tuple(sequence[:simulations])
-
-
 
 
 def mixed_value(raw_value, q, visits, prior):

@@ -65,6 +65,9 @@ class Game:
     determinize: Optional[Callable] = None
     # score(state) -> the first player's margin at the end (discs, points), for GTP's final_score
     score: Optional[Callable] = None
+    # With score: about the largest margin of a game, which scales the target of the network's
+    # optional margin head (dual_network.py --margin-head) into -1..1
+    MARGIN_SCALE: Optional[float] = None
     # status(state, names) -> a line under the board (point-Othello: the scores and values to come)
     status: Optional[Callable] = None
     # stone_label(state, square) -> text written on a stone, or '' (point-Othello: its value)
@@ -143,5 +146,7 @@ def check_game(module):
         close = difflib.get_close_matches(key, [*REQUIRED, *OPTIONAL], n=1, cutoff=0.85)
         if close and close[0] != key:
             raise ContractError(f'{name}: {key} is not in the contract; did you mean {close[0]}?')
+    if getattr(module, 'MARGIN_SCALE', None) and not callable(getattr(module, 'score', None)):
+        raise ContractError(f'{name}: MARGIN_SCALE needs score(state), the margin it scales: see alphazero/contract.py')
     fields = {field: getattr(module, field) for field in (*REQUIRED, *OPTIONAL) if hasattr(module, field)}
     return Game(module=module, **fields)

@@ -106,9 +106,10 @@ def check_shapes(game, path, input_shape, output_shapes):
     if tuple(input_shape) != tuple(game.INPUT_SHAPE):
         raise UserError(f'{path} takes input {tuple(input_shape)}, but {game.NAME} needs {tuple(game.INPUT_SHAPE)}: '
                         f'{model_advice(game, path)}.')
-    if [tuple(shape) for shape in output_shapes] != [(game.ACTION_COUNT,), (1,)]:
-        raise UserError(f'{path} has outputs {[tuple(s) for s in output_shapes]}, but {game.NAME} needs '
-                        f'[({game.ACTION_COUNT},), (1,)]: {model_advice(game, path)}.')
+    shapes = [tuple(shape) for shape in output_shapes]
+    if shapes[:2] != [(game.ACTION_COUNT,), (1,)] or shapes[2:] not in ([], [(1,)]):
+        raise UserError(f'{path} has outputs {shapes}, but {game.NAME} needs [({game.ACTION_COUNT},), (1,)] (and '
+                        f'(1,) for a margin head): {model_advice(game, path)}.')
 
 
 def load_model(path, game):
@@ -194,8 +195,11 @@ def history_path(data_directory):
     return path
 
 
-def write_history(path, position, policy, value, sims=None):
+def write_history(path, position, policy, value, sims=None, margin=None):
+    """A history file; `margin`: the scaled final margins, for games that have one (a margin head's target)."""
     extra = {SIMS_KEY: np.int32(sims)} if sims else {}
+    if margin is not None:
+        extra['margin'] = margin.astype(np.float32)
     with atomic_output(path) as temporary:
         np.savez_compressed(temporary, position=position.astype(np.float32),
                             policy=policy.astype(np.float32), value=value.astype(np.float32), **extra)
@@ -261,7 +265,22 @@ def history_files(data_directory, trust_pickle=False):
     return sorted(paths, key=lambda p: (os.path.basename(p).split('.')[0], p))
 
 
-def load_history(path, game):
+def read_margins(path):
+    """The margin targets of a history file (N,), or None when it has none (the book's files, games
+    without a margin, files of older versions); read after read_history checked the file."""
     if path.endswith('.history'):
-        return read_book_history(path, game)
-    return read_history(path, game)
+        return None
+    with np.load(path, allow_pickle=False) as data:
+        if 'margin' not in data.files:
+            return None
+        margin, count = data['margin'], len(data['value'])
+    if margin.dtype.kind != 'f' or margin.shape != (count,) or not np.isfinite(margin).all():
+        raise UserError(f'{path} holds margins {margin.shape} {margin.dtype} that do not match its {count} positions; '
+                        'it is corrupt. Move it away.')
+    return margin
+
+
+def load_history(path, game, margins=False):
+    """(position, policy, value) of a history file, and with `margins` its margin targets (or None)."""
+    arrays = read_book_history(path, game) if path.endswith('.history') else read_history(path, game)
+    return (*arrays, read_margins(path)) if margins else arrays

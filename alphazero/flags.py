@@ -23,6 +23,9 @@ def add_search_flags(parser, sims, fallback):
                         help='Gumbel root search: consider M moves at the root, share the simulations among them by '
                              'sequential halving, and (in self-play) train on its improved policy; 0 is the book\'s '
                              'PUCT (default: %(default)s)')
+    parser.add_argument('--margin-weight', type=real_number(0, 1), default=0.0, metavar='W',
+                        help='a model with a margin head: the search values a position (1 - W) x value + W x margin '
+                             'instead of by the value alone (default: %(default)s)')
     parser.add_argument('--fpu', type=real_number(0, 10), metavar='R',
                         help='first-play urgency: an unvisited move\'s value is its position\'s network value less '
                              'R x sqrt(prior of the visited moves), instead of 0 as in the book')
@@ -61,7 +64,8 @@ def search_options(args, self_play=False):
     """The SearchOptions the flags ask for: the search flags, and for self-play the exploration flags."""
     from alphazero.batched_mcts import SearchOptions
     forced = args.forced_playouts if self_play else 0.0
-    return SearchOptions(fpu_reduction=args.fpu, gumbel_considered=args.gumbel, forced_playouts=forced)
+    return SearchOptions(fpu_reduction=args.fpu, gumbel_considered=args.gumbel, forced_playouts=forced,
+                         margin_weight=args.margin_weight)
 
 
 def add_opening_flag(parser, opening):
@@ -95,7 +99,7 @@ def add_training_flags(parser, window, samples, steps_per_execution):
                              'epochs, as in the book (default: %(default)s)')
 
 
-def add_network_flags(parser, network, filters, blocks, width, layers, heads):
+def add_network_flags(parser, network, filters, blocks, width, layers, heads, margin_head=False):
     """The network of a new model (dual_network.py's DN_ constants)."""
     parser.add_argument('--network', choices=NETWORKS, default=network,
                         help='the network of a new model: book (the book\'s ResNet), resnet (with AlphaGo Zero\'s '
@@ -111,6 +115,10 @@ def add_network_flags(parser, network, filters, blocks, width, layers, heads):
                         help='transformer: encoder layers (default: %(default)s)')
     parser.add_argument('--heads', type=whole_number(1, MAX_WIDTH), default=heads,
                         help='transformer: attention heads, a divisor of the width (default: %(default)s)')
+    if margin_head:  # the stages that train on self-play, which records the margins
+        parser.add_argument('--margin-head', action='store_true',
+                            help='games with a margin (discs, points): also learn the final margin, an auxiliary '
+                                 'target that --margin-weight lets the search use')
 
 
 def check_network_flags(args):
@@ -121,4 +129,4 @@ def check_network_flags(args):
 def network_arguments(args):
     """The network flags as the keyword arguments of dual_network() and describe_network()."""
     return {'network': args.network, 'filters': args.filters, 'residual_num': args.blocks, 'width': args.width,
-            'layer_count': args.layers, 'heads': args.heads}
+            'layer_count': args.layers, 'heads': args.heads, 'margin_head': getattr(args, 'margin_head', False)}

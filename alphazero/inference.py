@@ -4,6 +4,10 @@ A network is a callable: a batch of input planes (N, H, W, C) float32 in, polici
 values (N,) out, both float32 NumPy arrays. Every search calls only that.
 - OnnxNetwork runs the file export.py writes, on onnxruntime (the fast path).
 - KerasNetwork runs a Keras model through one tf.function traced for any batch size.
+
+A model with a margin head (dual_network.py --margin-head) has a third output, the final margin;
+`outputs(planes)` returns all three, and the value a network returns is its value head's unless
+its `margin_weight` W is set: then (1 - W) x value + W x margin (set_margin_weight).
 """
 import hashlib
 import os
@@ -14,6 +18,7 @@ from alphazero.cli import UserError
 
 INPUT_NAME = 'input'                 # ONNX input: (batch, H, W, C) float32
 OUTPUT_NAMES = ('pi', 'v')           # ONNX outputs: policy (batch, A) softmax, value (batch, 1) tanh
+MARGIN_NAME = 'margin'               # and with a margin head: margin (batch, 1) tanh
 SOURCE_KEY = 'source_sha256'         # ONNX metadata: hash of the .h5 file it was converted from
 
 # The device the networks run on, chosen once per process with --device (docs/scaling.md)
@@ -43,20 +48,42 @@ def add_device_flag(parser):
                              '(default: %(default)s)')
 
 
-class KerasNetwork:
+class Network:
+    """What both backends share: the value the search sees, from the outputs of `outputs(planes)`."""
+    margin_weight = 0.0
+    has_margin = False
+
+    def __call__(self, planes):
+        policies, values, margins = self.outputs(planes)
+        if self.margin_weight:
+            values = (1 - self.margin_weight) * values + self.margin_weight * margins
+        return policies, values
+
+
+def set_margin_weight(network, weight, path):
+    """Let the search value positions partly by the margin head (weight 0: by the value alone)."""
+    if weight and not network.has_margin:
+        raise UserError(f'--margin-weight {weight:g}: {path} has no margin head (train one with --margin-head)')
+    network.margin_weight = weight
+    return network
+
+
+class KerasNetwork(Network):
     def __init__(self, model):
         import tensorflow as tf
         self.model = model
+        self.has_margin = len(model.outputs) == 3
         signature = [tf.TensorSpec((None, *model.input_shape[1:]), tf.float32)]
         # One trace serves every batch size, so the search never pays Keras' per-call overhead
         self._forward = tf.function(lambda planes: model(planes, training=False), input_signature=signature)
 
-    def __call__(self, planes):
-        policies, values = self._forward(np.asarray(planes, dtype=np.float32))
-        return policies.numpy(), values.numpy().reshape(-1)
+    def outputs(self, planes):
+        """Policies (N, A), values (N,) and margins (N,) or None."""
+        policies, values, *margins = self._forward(np.asarray(planes, dtype=np.float32))
+        return policies.numpy(), values.numpy().reshape(-1), margins[0].numpy().reshape(-1) if margins else None
 
 
-class OnnxNetwork:
+class OnnxNetwork(Network):
     """An exported model on onnxruntime: `path` is the .onnx file (or its bytes, as Ray workers get it)."""
 
     def __init__(self, path, advice='move it away; `python export.py` writes it again from the .h5 file', threads=None):
@@ -72,14 +99,18 @@ class OnnxNetwork:
             raise UserError(f'{name} is not a readable ONNX model ({str(error).splitlines()[0][:80]}): {advice}.') from None
         self.path = path
         names = ([i.name for i in self.session.get_inputs()], [o.name for o in self.session.get_outputs()])
-        if names != ([INPUT_NAME], list(OUTPUT_NAMES)):
-            raise UserError(f'{name} has inputs/outputs {names}, not {[INPUT_NAME]} and {list(OUTPUT_NAMES)}: {advice}.')
+        if names[0] != [INPUT_NAME] or sorted(names[1]) not in (sorted(OUTPUT_NAMES), sorted([*OUTPUT_NAMES, MARGIN_NAME])):
+            raise UserError(f'{name} has inputs/outputs {names}, not {[INPUT_NAME]} and {list(OUTPUT_NAMES)} '
+                            f'(and {MARGIN_NAME!r}): {advice}.')
+        self.has_margin = MARGIN_NAME in names[1]
+        self.output_names = [*OUTPUT_NAMES, MARGIN_NAME] if self.has_margin else list(OUTPUT_NAMES)
         self.metadata = self.session.get_modelmeta().custom_metadata_map
         self.input_shape = tuple(self.session.get_inputs()[0].shape[1:])
 
-    def __call__(self, planes):
-        policies, values = self.session.run(OUTPUT_NAMES, {INPUT_NAME: np.asarray(planes, dtype=np.float32)})
-        return policies, values.reshape(-1)
+    def outputs(self, planes):
+        """Policies (N, A), values (N,) and margins (N,) or None."""
+        policies, values, *margins = self.session.run(self.output_names, {INPUT_NAME: np.asarray(planes, dtype=np.float32)})
+        return policies, values.reshape(-1), margins[0].reshape(-1) if margins else None
 
 
 def file_sha256(path):

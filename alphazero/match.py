@@ -16,7 +16,7 @@ import numpy as np
 from alphazero.batched_mcts import Evaluator, SearchOptions, search_roots, visits_to_scores
 from alphazero.cli import UserError
 from alphazero.games import player_value, terminal_value, value_for
-from alphazero.inference import load_network
+from alphazero.inference import load_network, set_margin_weight
 
 
 DETERMINIZATIONS = 4  # samples of the hidden information searched per move (games that have some)
@@ -44,6 +44,8 @@ class MctsPlayer:
         if determinize is not None and (options.gumbel or options.forced_playouts):
             raise UserError('Gumbel root search and forced playouts need the whole position: this game hides '
                             'part of it (self-play may see it: leave out --no-peek)')
+        if options.margin_weight:
+            set_margin_weight(evaluator.network, options.margin_weight, 'the model')
         self.evaluator = evaluator
         self.evaluate_count = evaluate_count
         self.temperature = temperature
@@ -234,6 +236,16 @@ def games_to_arrays(results):
     return np.stack(positions), np.stack(policies), np.array(values, dtype=np.float32)
 
 
+# The margin target of each recorded move: the game's final margin (discs, points) for the side
+# that made it, flipping every ply as the values do, as a share of the game's MARGIN_SCALE
+def games_to_margins(results, game):
+    margins = []
+    for played in results:
+        end = game.score(played.state) * (1 if played.state.is_first_player() else -1)  # for the side to move
+        margins += [-end * (-1) ** (played.plies - 1 - ply) for _, _, ply in played.records]
+    return np.clip(np.array(margins, dtype=np.float32) / game.MARGIN_SCALE, -1, 1)
+
+
 # The moves of a random opening: 0 to `max_moves` random moves (none of which decides the
 # game), so that self-play also meets positions that its own good moves would never reach
 def random_opening(game, max_moves, rng):
@@ -250,8 +262,8 @@ def mcts_player(path, game, evaluate_count, temperature, cache=True, backend='au
 
 
 def play_self_play(game, network, count, settings, rng, progress=None):
-    """`count` self-play games of one network, all at once; returns the (position, policy, value)
-    arrays and the evaluator's counts. `settings`: sims, temperature, dirichlet_alpha,
+    """`count` self-play games of one network, all at once; returns the (position, policy, value,
+    margin) arrays (margin None for a game without one) and the evaluator's counts. `settings`: sims, temperature, dirichlet_alpha,
     dirichlet_weight, greedy_after, opening_moves, peek, parallel, cache, options, fast_sims, full_share
     (self_play.py's flags)."""
     evaluator = Evaluator(network, cache=settings['cache'])
@@ -268,8 +280,9 @@ def play_self_play(game, network, count, settings, rng, progress=None):
     if not any(played.records for played in results):
         raise UserError(f'no move of the {count} self-play games was searched in full, so none can be trained on: '
                         'play more games or raise --full-share')
-    return games_to_arrays(results), {'evaluations': evaluator.evaluations, 'lookups': evaluator.lookups,
-                                      'hit_rate': evaluator.hit_rate}
+    margins = games_to_margins(results, game) if game.MARGIN_SCALE else None
+    return (*games_to_arrays(results), margins), {'evaluations': evaluator.evaluations, 'lookups': evaluator.lookups,
+                                                  'hit_rate': evaluator.hit_rate}
 
 
 def engine_player(command, game):

@@ -3,10 +3,11 @@
 Self-play runs the network on onnxruntime, which is faster than Keras for the many small batches
 of a search. tf2onnx converts the model; onnxruntime then checks that both give the same outputs.
 
-The ONNX file has one input and two outputs, all with a dynamic batch size:
+The ONNX file has one input and two outputs (three with a margin head), all with a dynamic batch size:
   input  'input'  float32 (batch, H, W, C)  the game's input planes (tic-tac-toe: 3, 3, 2)
   output 'pi'     float32 (batch, moves)    policy, a softmax over all moves
   output 'v'      float32 (batch, 1)        value for the side to move, in [-1, 1]
+  output 'margin' float32 (batch, 1)        final margin for the side to move / MARGIN_SCALE, in [-1, 1]
 """
 import os
 
@@ -15,7 +16,8 @@ import numpy as np
 from alphazero.cli import UserError, quiet_keras
 from alphazero.files import SIMS_KEY, atomic_output, load_model, recorded_sims
 from alphazero.games import as_game, model_path, sample_positions
-from alphazero.inference import INPUT_NAME, OUTPUT_NAMES, SOURCE_KEY, KerasNetwork, OnnxNetwork, file_sha256
+from alphazero.inference import (INPUT_NAME, MARGIN_NAME, OUTPUT_NAMES, SOURCE_KEY, KerasNetwork, OnnxNetwork,
+                                 file_sha256)
 
 ONNX_OPSET = 17
 PARITY_POSITIONS = 64   # real positions on which Keras and onnxruntime must agree
@@ -46,8 +48,7 @@ def export(h5_path=None, onnx_path=None, game=None):
 
     @tf.function(input_signature=signature)
     def forward(planes):
-        policy, value = model(planes, training=False)
-        return {OUTPUT_NAMES[0]: policy, OUTPUT_NAMES[1]: value}
+        return dict(zip((*OUTPUT_NAMES, MARGIN_NAME), model(planes, training=False)))
 
     # Convert, and remember which .h5 file this came from
     onnx_model, _ = tf2onnx.convert.from_function(forward, input_signature=signature, opset=ONNX_OPSET,
@@ -64,9 +65,9 @@ def export(h5_path=None, onnx_path=None, game=None):
         with open(temporary, 'wb') as f:
             f.write(onnx_model.SerializeToString())
         planes = np.stack([state.planes() for state in sample_positions(game, PARITY_POSITIONS)])
-        expected = KerasNetwork(model)(planes)
-        actual = OnnxNetwork(temporary)(planes)
-        difference = max(float(np.abs(e - a).max()) for e, a in zip(expected, actual))
+        expected = KerasNetwork(model).outputs(planes)
+        actual = OnnxNetwork(temporary).outputs(planes)
+        difference = max(float(np.abs(e - a).max()) for e, a in zip(expected, actual) if e is not None)
         if difference > PARITY_TOLERANCE:
             raise UserError(f'ONNX outputs differ from Keras by {difference:.2e} (> {PARITY_TOLERANCE}) on '
                             f'{PARITY_POSITIONS} positions; {onnx_path} was not written.')

@@ -17,8 +17,8 @@ CONFIG_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file
 
 # The purposes of a recipe and the settings each may hold (each one a flag of train_cycle.py)
 PURPOSES = {
-    'network': ('network', 'filters', 'blocks', 'width', 'layers', 'heads'),   # dual_network.py
-    'search': ('sims', 'gumbel', 'fpu'),                                      # every search
+    'network': ('network', 'filters', 'blocks', 'width', 'layers', 'heads', 'margin_head'),  # dual_network.py
+    'search': ('sims', 'gumbel', 'fpu', 'margin_weight'),                     # every search
     'self_play': ('games', 'parallel'),                                       # self_play.py
     'exploration': ('dirichlet', 'random_opening', 'greedy_after', 'peek',    # self_play.py
                     'forced_playouts', 'fast_sims', 'full_share'),

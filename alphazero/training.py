@@ -10,21 +10,24 @@ from tqdm import tqdm
 STEPS_PER_EXECUTION = 16  # gradient steps per compiled call, so Python runs rarely (same training)
 
 
-# The 8 symmetries of the board (or whatever the game has): every sample in every orientation
-def augment(game, position, policy, value):
+# The 8 symmetries of the board (or whatever the game has): every sample in every orientation. The
+# targets that do not turn with the board (value, and the margin when there is one) are repeated
+def augment(game, position, policy, value, margin=None):
     count = len(position)
     squares = position.reshape(count, -1, position.shape[-1])
     positions, policies = [], []
     for square_permutation, action_permutation in game.SYMMETRIES:
         positions.append(squares[:, list(square_permutation)].reshape(position.shape))
         policies.append(policy[:, list(action_permutation)])
-    return np.concatenate(positions), np.concatenate(policies), np.tile(value, len(game.SYMMETRIES))
+    turns = len(game.SYMMETRIES)
+    return (np.concatenate(positions), np.concatenate(policies), np.tile(value, turns),
+            None if margin is None else np.tile(margin, turns))
 
 
 # Beyond the book: `count` samples drawn at random from the window (replay), each in a random one of
 # the board's symmetries, so that the samples trained per cycle are a setting of their own and not
 # (epochs x window x symmetries)
-def replay_sample(game, position, policy, value, count, rng):
+def replay_sample(game, position, policy, value, count, rng, margin=None):
     rows = rng.integers(len(value), size=count)
     symmetry = rng.integers(len(game.SYMMETRIES), size=count)
     sampled_position, sampled_policy = position[rows], policy[rows]
@@ -36,13 +39,23 @@ def replay_sample(game, position, policy, value, count, rng):
             continue
         squares[chosen] = squares[chosen][:, list(square_permutation)]
         sampled_policy[chosen] = sampled_policy[chosen][:, list(action_permutation)]
-    return sampled_position, sampled_policy, value[rows]
+    return sampled_position, sampled_policy, value[rows], None if margin is None else margin[rows]
 
 
-# The book's losses and optimizer; XLA makes the CPU train step about 4x faster
+# The book's losses and optimizer (and for a margin head, mean squared error on the margin); XLA
+# makes the CPU train step about 4x faster
 def compile_model(model, jit_compile=True, steps_per_execution=STEPS_PER_EXECUTION):
-    model.compile(optimizer='adam', loss=['categorical_crossentropy', 'mse'], jit_compile=jit_compile,
-                  steps_per_execution=steps_per_execution)
+    losses = ['categorical_crossentropy', 'mse', 'mse'][:len(model.outputs)]
+    model.compile(optimizer='adam', loss=losses, jit_compile=jit_compile, steps_per_execution=steps_per_execution)
+
+
+def has_margin_head(model):
+    return len(model.outputs) == 3
+
+
+# The targets of model.fit: policy and value, and the margin when the model has a margin head
+def fit_targets(model, policy, value, margin):
+    return [policy, value, margin] if has_margin_head(model) else [policy, value]
 
 
 # A progress bar over the epochs, with the losses and the training speed
@@ -89,7 +102,7 @@ def epoch_batches(data, batch_size):
 # every position once, each in a random one of the board's symmetries, `bar` counting the batches.
 # Returns the epoch's training loss
 def train_epoch(model, game, data, batch_size, rng, bar):
-    position, policy, value = replay_sample(game, *data, len(data[2]), rng)
+    position, policy, value, _ = replay_sample(game, *data[:3], len(data[2]), rng)
     history = model.fit(position, [policy, value], batch_size=batch_size, epochs=1, verbose=0,
                         callbacks=[batch_progress(bar, epoch_batches(data, batch_size))])
     return float(history.history['loss'][-1])

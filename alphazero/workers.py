@@ -164,7 +164,8 @@ class WorkerPool:
         chunks = [(key, content, game.NAME, size, settings, None if seed is None else [seed, i])
                   for i, size in enumerate(sizes) if size]
         results = self.run('self_play', chunks)
-        arrays = tuple(np.concatenate(parts) for parts in zip(*(arrays for arrays, _ in results)))
+        arrays = tuple(None if parts[0] is None else np.concatenate(parts)  # a game without margins has None
+                       for parts in zip(*(arrays for arrays, _ in results)))
         evaluations = sum(c['evaluations'] for _, c in results)
         lookups = sum(c['lookups'] for _, c in results)
         return arrays, {'evaluations': evaluations, 'lookups': lookups,

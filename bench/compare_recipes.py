@@ -66,11 +66,17 @@ def measure(game, path, args):
         from alphazero.inference import load_network
         network, _ = load_network(path, game)
         result = accuracy(network, read_positions(), args.sims)
-        return {'search': result['search'], 'policy': result['policy']}
+        return {'solved positions kept (search)': result['search'], 'solved positions kept (policy)': result['policy']}
     from evaluate_best_player import evaluate_best_player
     scores = evaluate_best_player(game, 1, args.sims, engines=args.engine, engine_game_count=args.games,
                                   opponents=[], path=path, exact=False, opening=4)
-    return {command: scores[command]['all'] for command in args.engine}
+    return {engine_name(command): scores[command]['all'] for command in args.engine}
+
+
+def engine_name(command):
+    """'GRhino level 2' for '/usr/games/gtp-rhino -l 2', else the command."""
+    match = re.fullmatch(r'\S*gtp-rhino -l (\d)', command.strip())
+    return f'GRhino level {match.group(1)}' if match else command
 
 
 def write_json(path, content):

@@ -6,6 +6,7 @@ import argparse
 import glob
 import json
 import os
+import statistics
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -80,8 +81,32 @@ def shogi_table(page):
     return '\n'.join(rows)
 
 
+# The equal-time comparison of recipes (docs/recipes.md), from bench/compare_recipes.py's files
+RECIPES_BEGIN = '<!-- the table below is made by docs/make_tables.py from docs/recipes/*.json -->'
+
+
+def recipes_table(page):
+    rows = ['| game | recipe | measure | runs | ' + ' | '.join(f'{m} min: median (worst)' for m in (10, 20, 30)) + ' |',
+            '|---|---|---|---|---|---|---|']
+    for path in sorted(glob.glob(os.path.join(ROOT, 'docs', 'recipes', '*.json'))):
+        with open(path, encoding='utf-8') as f:
+            results = json.load(f)
+        table = {}
+        for entry in results['runs'].values():
+            for mark, measured in entry['marks'].items():
+                for name, value in measured['scores'].items():
+                    table.setdefault((entry['recipe'], name), {}).setdefault(int(mark), []).append(value)
+        for (recipe, name), marks in sorted(table.items()):
+            cells = [f'{statistics.median(marks[m]):.3f} ({min(marks[m]):.3f})' if m in marks else '-'
+                     for m in (10, 20, 30)]
+            runs = max(len(v) for v in marks.values())
+            rows.append(f'| {results["game"]} | {recipe} | {name} | {runs} | ' + ' | '.join(cells) + ' |')
+    return '\n'.join(rows)
+
+
 PAGES = {'README.md': (BEGIN, table), 'README.ja.md': (BEGIN, table), os.path.join('docs', 'strength.md'): (BEGIN, table),
-         os.path.join('docs', 'shogi.md'): (SHOGI_BEGIN, shogi_table)}
+         os.path.join('docs', 'shogi.md'): (SHOGI_BEGIN, shogi_table),
+         os.path.join('docs', 'recipes.md'): (RECIPES_BEGIN, recipes_table)}
 
 
 def regenerated(page):

@@ -79,7 +79,7 @@ def test_each_reported_bad_flag_is_a_usage_error(flag, value, script, workdir):
     ('self_play', ['--sims', '1000000', '--parallel', '100000'], 'lower --sims or --parallel'),
     ('self_play', ['--games', '10000000', '--game', 'othello8'], 'lower --games'),
     ('train_network', ['--samples', '10000000000'], 'lower --samples'),
-    ('evaluate_best_player', ['--game', 'shogi', '--engine', 'cat'], 'shogi cannot be played over GTP'),
+    ('evaluate_best_player', ['--game', 'pointothello', '--engine', 'cat'], 'pointothello cannot be played over GTP'),
     ('evaluate_best_player', ['--engine', 'cat', '--parallel', '5000'], 'engine processes'),
     ('dual_network', ['--network', 'transformer', '--width', '10', '--heads', '3'], 'does not divide'),
     ('export', ['model/best.h5', '--output', 'model/best.h5'], 'must end in .onnx'),

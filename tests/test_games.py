@@ -323,12 +323,13 @@ def test_value_targets_are_each_movers_result_even_from_a_random_opening(name):
         for action in random_opening(game, 5, rng):
             state = state.next(action)
         assert not state.is_done()
-        movers, records = [], []
+        movers, moves, records = [], [], []
         while not state.is_done():
             movers.append(state.is_first_player())
-            records.append((state.planes(), np.zeros(game.ACTION_COUNT, np.float32)))
-            state = state.next(int(rng.choice(state.legal_actions())))
-        _, _, values = games_to_arrays([LiveGame(0, state, records=records)])
+            records.append((state.planes(), np.zeros(game.ACTION_COUNT, np.float32), len(moves)))
+            moves.append(int(rng.choice(state.legal_actions())))
+            state = state.next(moves[-1])
+        _, _, values = games_to_arrays([LiveGame(0, state, moves=moves, records=records)])
         first = first_player_value(state)
         assert list(values) == [first if mover else -first for mover in movers]
         results.append(first)

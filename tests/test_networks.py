@@ -66,7 +66,7 @@ def test_the_replay_sampler_draws_the_asked_number_in_valid_symmetries(name):
     position = np.stack([s.planes() for s in states])
     policy = uniform_policies(game, states) * np.arange(1, game.ACTION_COUNT + 1)  # distinct weights show a wrong permutation
     value = np.arange(50, dtype=np.float32)
-    sampled_position, sampled_policy, sampled_value = replay_sample(game, position, policy, value, 300,
+    sampled_position, sampled_policy, sampled_value, _ = replay_sample(game, position, policy, value, 300,
                                                                     np.random.default_rng(0))
     assert sampled_position.shape == (300, *game.INPUT_SHAPE) and sampled_policy.shape == (300, game.ACTION_COUNT)
     used = set()

@@ -58,7 +58,8 @@ def test_symmetries_keep_positions_and_policies_together():
     policy = np.stack([np.isin(np.arange(9), s.legal_actions()) / len(s.legal_actions()) for s in states])
     policy[:, :] *= np.arange(1, 10)  # distinct weights, so a wrong permutation shows
     value = np.arange(20, dtype=np.float32)
-    big_position, big_policy, big_value = augment(game, position, policy, value)
+    big_position, big_policy, big_value, big_margin = augment(game, position, policy, value, value / 40)
+    np.testing.assert_array_equal(big_margin, big_value / 40)  # targets that do not turn are repeated alike
     assert big_position.shape == (160, 3, 3, 2) and big_policy.shape == (160, 9) and len(big_value) == 160
     # The identity comes first; every copy has policy only on its empty squares
     np.testing.assert_array_equal(big_position[:20], position)
