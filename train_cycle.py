@@ -64,6 +64,9 @@ def parse_args(argv=None):
     parser.add_argument('--minutes', type=real_number(0.01, 1e6), metavar='M',
                         help='also stop once the finished cycles took M minutes in all, counting resumed runs '
                              '(the cycle under way is finished first)')
+    parser.add_argument('--cpu-minutes', type=real_number(0.01, 1e6), metavar='M',
+                        help='the same in processor time used by this process, which other programs on a busy '
+                             'machine do not count against it (for comparing recipes at equal CPU time)')
     parser.add_argument('--games', type=whole_number(1, MAX_GAMES), default=SP_GAME_COUNT, help='self-play games per cycle (default: %(default)s)')
     parser.add_argument('--epochs', type=whole_number(1), default=RN_EPOCHS, help='training epochs per cycle (default: %(default)s)')
     parser.add_argument('--eval-games', type=whole_number(0, MAX_GAMES), default=EN_GAME_COUNT,
@@ -145,9 +148,10 @@ def run_cycle(game, args, cycle, progress_path, training, previous_exact=None, p
 
     def stage(name, work):
         if name not in progress:
-            start = time.perf_counter()
+            start, processor_start = time.perf_counter(), time.process_time()
             progress[name] = work()
             progress.setdefault('seconds', {})[name] = time.perf_counter() - start
+            progress.setdefault('cpu_seconds', {})[name] = time.process_time() - processor_start
             write_json(progress_path, progress)
         return progress[name]
 
@@ -236,12 +240,14 @@ def keep_best(game, cycles):
     print(f'kept a copy of the best model: {kept}')
 
 
-def metrics_record(progress, seconds_before, gate):
+def metrics_record(progress, seconds_before, cpu_seconds_before, gate):
     stats, train, evaluation = progress['self_play'], progress['train'], progress['evaluate']
     return {
         'cycle': progress['cycle'] + 1,
         'seconds': progress['seconds'],
         'elapsed': seconds_before + sum(progress['seconds'].values()),
+        # processor time of this process (all its threads), which a busy machine does not inflate
+        'cpu_elapsed': cpu_seconds_before + sum(progress.get('cpu_seconds', {}).values()),
         'games': stats['games'], 'positions': stats['positions'],
         'positions_per_second': stats['positions_per_second'], 'cache_hit_rate': stats['cache_hit_rate'],
         'samples': train['samples'], 'loss': train['loss'], 'policy_loss': train['pi_loss'], 'value_loss': train['v_loss'],
@@ -279,12 +285,17 @@ def main():
             if args.minutes and records and records[-1]['elapsed'] >= args.minutes * 60:
                 print(f'{records[-1]["elapsed"] / 60:.1f} minutes of training done: stopping (--minutes {args.minutes:g})')
                 break
+            if args.cpu_minutes and records and records[-1].get('cpu_elapsed', 0.0) >= args.cpu_minutes * 60:
+                print(f'{records[-1]["cpu_elapsed"] / 60:.1f} processor minutes of training done: stopping '
+                      f'(--cpu-minutes {args.cpu_minutes:g})')
+                break
             print(f'Train {cycle} (cycle {cycle + 1} of {args.cycles}) ====================')
             progress = run_cycle(game, args, cycle, progress_path, training,
                                  records[-1].get('exact') if records else None, pool)
 
             # The cycle is done: record it, redraw the charts, forget its progress
-            records.append(metrics_record(progress, records[-1]['elapsed'] if records else 0.0, args.gate))
+            records.append(metrics_record(progress, records[-1]['elapsed'] if records else 0.0,
+                                          records[-1].get('cpu_elapsed', 0.0) if records else 0.0, args.gate))
             if args.keep_every and len(records) % args.keep_every == 0:
                 keep_best(game, len(records))
             append_metrics(metrics_path, records[-1])

@@ -24,7 +24,7 @@ PURPOSES = {
                     'forced_playouts', 'fast_sims', 'full_share'),
     'training': ('samples', 'window', 'epochs', 'symmetries'),                # train_network.py
     'evaluation': ('opening',),                                               # evaluate_best_player.py
-    'cycle': ('cycles', 'minutes', 'gate', 'eval_games', 'best_games', 'best_every', 'keep_every', 'until_perfect'),
+    'cycle': ('cycles', 'minutes', 'cpu_minutes', 'gate', 'eval_games', 'best_games', 'best_every', 'keep_every', 'until_perfect'),
     'student': ('network', 'filters', 'blocks'),                               # distill.py's student
 }
 ALL_PURPOSES = tuple(purpose for purpose in PURPOSES if purpose != 'student')  # what train_cycle.py trains with

@@ -1,7 +1,8 @@
 """Strength against CPU-minutes of training runs made with different recipes (issue: more strength
-per CPU-hour). Each run is a folder where `train_cycle.py --minutes M --keep-every 1 ...` ran, pinned
-to one core; its name is RECIPE-sSEED. At each minute mark the model that run had then (the last
-kept model whose cycle ended by the mark) is measured:
+per CPU-hour). Each run is a folder where `train_cycle.py --cpu-minutes M --keep-every 1 ...` (or
+--minutes on a core of its own) ran, pinned to one core; its name is RECIPE-sSEED. At each minute
+mark (processor minutes when the run recorded them, else wall-clock minutes) the model that run had
+then (the last kept model whose cycle ended by the mark) is measured:
 - othello8: 40 games (20 openings of 4 moves, each with both colours) against each GTP engine given;
 - connect4: the share of bench/connect4_positions.json where its search keeps the solved result,
   and where its policy alone does.
@@ -39,16 +40,17 @@ def run_models(directory, game, marks):
             records = [json.loads(line) for line in f if line.strip()]
     except (OSError, ValueError) as error:
         raise UserError(f'{directory} has no readable metrics.jsonl ({error}): is it a train_cycle.py run of {game.NAME}?') from None
+    clock = 'cpu_elapsed' if records and all('cpu_elapsed' in r for r in records) else 'elapsed'
     models = {}
     for mark in marks:
-        done = [r for r in records if r['elapsed'] <= mark * 60 + 1e-9]
+        done = [r for r in records if r[clock] <= mark * 60 + 1e-9]
         if not done:
             continue
         cycles = done[-1]['cycle']
         path = os.path.join(model_dir, 'kept', f'best-cycle{cycles:04d}.h5')
         if not os.path.exists(path):
             raise UserError(f'{path} is missing: the runs must keep every cycle\'s model (--keep-every 1)')
-        models[mark] = (path, cycles, done[-1]['elapsed'] / 60)
+        models[mark] = (path, cycles, done[-1][clock] / 60, clock)
     return models
 
 
@@ -148,11 +150,12 @@ def main():
         command = open(os.path.join(directory, 'command.txt')).read().strip() if os.path.exists(
             os.path.join(directory, 'command.txt')) else None
         entry['command'] = command
-        for mark, (path, cycles, minutes) in run_models(directory, game, args.marks).items():
+        for mark, (path, cycles, minutes, clock) in run_models(directory, game, args.marks).items():
             if str(mark) in entry['marks']:
                 continue
             scores = measure(game, path, args)
-            entry['marks'][str(mark)] = {'cycles': cycles, 'minutes': round(minutes, 2), 'scores': scores}
+            entry['marks'][str(mark)] = {'cycles': cycles, 'minutes': round(minutes, 2), 'clock': clock,
+                                         'scores': scores}
             print(f'{directory} at {mark} min (cycle {cycles}): {scores}', flush=True)
             write_json(args.out, results)
     for recipe, measures in sorted(summary(results).items()):
