@@ -113,6 +113,7 @@ def draw(results, path):
             for m in marks:  # every run, faint, beside the median
                 axis.scatter([m] * len(measures[name][m]), measures[name][m], color=line.get_color(), alpha=0.3, s=12)
         axis.set_title(name)
+        axis.set_ylim(-0.02, 1.02)
         axis.set_xlabel('training minutes (one core)')
         axis.set_ylabel('score' if results['game'] == 'othello8' else 'share of solved positions kept')
         axis.grid(alpha=0.3)
@@ -123,6 +124,16 @@ def draw(results, path):
     plt.close(figure)
 
 
+def minute_marks(text):
+    try:
+        marks = tuple(int(part) for part in text.split(','))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f'{text!r}: give whole minutes separated by commas, for example 10,20,30') from None
+    if not marks or min(marks) < 1:
+        raise argparse.ArgumentTypeError(f'{text!r}: give whole minutes of at least 1, for example 10,20,30')
+    return marks
+
+
 def main():
     parser = argparse.ArgumentParser(description='Strength against training minutes of runs made with different recipes.')
     parser.add_argument('runs', nargs='+', help='run folders named RECIPE-sSEED')
@@ -131,7 +142,8 @@ def main():
                         help='othello8: a GTP engine to play (repeatable)')
     parser.add_argument('--games', type=int, default=40, help='games per engine (default: %(default)s)')
     parser.add_argument('--sims', type=int, default=50, help='simulations per move (default: %(default)s)')
-    parser.add_argument('--marks', type=int, nargs='+', default=MARKS, help='minutes (default: %(default)s)')
+    parser.add_argument('--marks', type=minute_marks, default=MARKS,
+                        help='minutes at which to measure, comma-separated (default: 10,20,30)')
     parser.add_argument('--out', required=True, help='results JSON (read first: measured models are kept)')
     parser.add_argument('--chart', help='chart PNG to draw')
     args = parser.parse_args()
