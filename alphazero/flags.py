@@ -19,6 +19,13 @@ def add_search_flags(parser, sims, fallback):
     parser.add_argument('--backend', choices=('auto', 'onnx', 'keras'), default='auto',
                         help='inference: onnxruntime when best.onnx is current, else Keras (default: %(default)s)')
     parser.add_argument('--seed', type=seed, help='random seed for reproducible games')
+    add_search_option_flags(parser)
+    add_device_flag(parser)
+
+
+def add_search_option_flags(parser):
+    """How the search differs from the book's (alphazero/batched_mcts.py's SearchOptions): the flags
+    of every script that searches, the players' too."""
     parser.add_argument('--gumbel', type=whole_number(0, MAX_CONSIDERED), default=0, metavar='M',
                         help='Gumbel root search: consider M moves at the root, share the simulations among them by '
                              'sequential halving, and (in self-play) train on its improved policy; 0 is the book\'s '
@@ -29,7 +36,6 @@ def add_search_flags(parser, sims, fallback):
     parser.add_argument('--fpu', type=real_number(0, 10), metavar='R',
                         help='first-play urgency: an unvisited move\'s value is its position\'s network value less '
                              'R x sqrt(prior of the visited moves), instead of 0 as in the book')
-    add_device_flag(parser)
 
 
 def add_exploration_flags(parser, dirichlet, random_opening, greedy_after, dirichlet_weight):

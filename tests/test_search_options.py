@@ -185,3 +185,16 @@ def test_playout_cap_records_only_the_full_searches_with_their_side_results(netw
                     assert value == player_value(played.state, state.is_first_player())
                     assert policy[action] > 0
             state = state.next(action)
+
+
+def test_the_players_take_the_search_options(network, workdir):
+    # The window and the text player search with --gumbel/--fpu; the GTP engine parses them too
+    import human_play
+    import gtp_engine
+    args = human_play.parse_args(['--text', '--gumbel', '4', '--fpu', '0.2'])
+    from alphazero.flags import search_options
+    assert search_options(args) == SearchOptions(fpu_reduction=0.2, gumbel_considered=4)
+    action = human_play.ai_action(game, network, 12, search_options(args))
+    state = game.State()
+    assert action(state) in state.legal_actions()
+    assert search_options(gtp_engine.parse_args(['--gumbel', '8'])).gumbel_considered == 8
