@@ -160,6 +160,14 @@ def tiny_exported_model(name, sims):
     export(f'runs/{name}/model/best.h5', game=game)
 
 
+def test_the_page_speaks_japanese_and_english_and_shows_coordinates(tiny_best, workdir):
+    from export import export
+    export('model/best.h5')
+    result, _ = browse(workdir, 'languages', '--sims', '4')
+    assert 'Japanese, then English kept; coordinates abc 123' in result.stdout
+    shutil.copy(workdir / 'languages-ja.png', os.path.join(REPO, 'web', 'test', 'screenshots', 'tictactoe-ja.png'))
+
+
 def test_othello_on_a_phone_sized_screen(workdir):
     tiny_exported_model('othello8', 8)
     result, _ = browse(workdir, 'othello', '--game', 'othello8')

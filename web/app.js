@@ -7,6 +7,7 @@
 
 import * as ort from '/ort/ort.wasm.min.mjs';
 import { GAMES } from './games.js';
+import { LANGUAGES, gameName, startingLanguage, words } from './i18n.js';
 import { bestAction, fairSearch } from './mcts.js';
 
 // Board, grid lines, and the first and second player's stones (tic-tac-toe draws the book's o and x)
@@ -21,11 +22,11 @@ COLORS.othello8planes = COLORS.othello8;
 COLORS.pointothello = COLORS.othello8;
 COLORS.shogi = { board: '#f3dfb0', lines: '#8d6e63', stones: null, names: ['▲', '▽'] };
 const PIECE_LETTERS = ['', 'C', 'E', 'G', 'L'];           // chick, elephant, giraffe, lion
-const PIECE_TITLES = ['', 'chick', 'elephant', 'giraffe', 'lion'];
 const PIECE_STEPS = { 1: [0], 2: [1, 3, 5, 7], 3: [0, 2, 4, 6], 4: [0, 1, 2, 3, 4, 5, 6, 7] };  // shogi.py's DIRECTIONS
 
 const $ = (id) => document.getElementById(id);
-let game, session, colors;
+let game, session, colors, config;
+let language = startingLanguage(), text = words(language);
 let history = [];      // every position of the game so far, from the start
 let played = [];       // the actions between them
 let chances = [];      // the AI's estimate of the human's expected score (0 to 1) at each position
@@ -56,6 +57,42 @@ function levels(trained) {
   return [...easier, ['Standard', trained], ['Strong', 4 * trained], ['Maximum', 16 * trained]];
 }
 
+// The page in the chosen language: the fixed words, the title, the levels (keeping the one chosen)
+function applyLanguage() {
+  text = words(language);
+  document.documentElement.lang = language;
+  for (const element of document.querySelectorAll('[data-text]')) element.textContent = text[element.dataset.text];
+  $('take-back').title = text.takeBackTitle;
+  $('chart').setAttribute('aria-label', text.chartLabel);
+  if (document.body.dataset.state !== 'error') $('status').textContent = text[statusKey];
+  const title = `AlphaZero: ${gameName(language, config.game)}`;
+  $('title').textContent = title;
+  document.title = title;
+  const chosen = $('level').value;
+  $('level').replaceChildren(...levels(config.simulations).map(([name, sims]) => new Option(
+    `${text.levels[name]} (${text.simulations(sims)})`, sims, false, chosen ? String(sims) === chosen : name === 'Standard')));
+}
+
+function chooseLanguage() {
+  language = $('lang').value;
+  localStorage.setItem('lang', language);
+  applyLanguage();
+  if (game) render();
+}
+
+// The board's coordinates, as the move list names the squares: columns a, b, c... from the left, rows
+// 1, 2, 3... from the top (Connect Four's moves name the columns alone)
+function renderLabels() {
+  const cell = (label) => { const span = document.createElement('span'); span.textContent = label; return span; };
+  const columns = $('column-labels'), rows = $('row-labels');
+  columns.style.gridTemplateColumns = `repeat(${game.columns}, var(--cell))`;
+  columns.style.setProperty('--cell', $('board').style.getPropertyValue('--cell'));
+  columns.replaceChildren(...Array.from({ length: game.columns }, (_, c) => cell(String.fromCharCode(97 + c))));
+  rows.style.gridTemplateRows = `repeat(${game.rows}, var(--cell))`;
+  rows.style.setProperty('--cell', $('board').style.getPropertyValue('--cell'));
+  rows.replaceChildren(...Array.from({ length: game.rows }, (_, r) => cell(config.game === 'connect4' ? '' : String(r + 1))));
+}
+
 // ----- drawing -----
 // A stone (point-Othello: with its value on it), or tic-tac-toe's o or x
 function stoneElement(player, value) {
@@ -81,7 +118,7 @@ const signed = (value) => `${value > 0 ? '+' : ''}${value}`;
 function pieceElement(player, piece) {
   const tile = document.createElement('div');
   tile.className = 'piece';
-  tile.title = `${colors.names[player]} ${PIECE_TITLES[piece]}`;
+  tile.title = `${text.sides[colors.names[player]]} ${text.pieces[piece]}`;
   tile.textContent = PIECE_LETTERS[piece];
   if (player === 1) {  // the second player's pieces: turned round, on a darker tile
     tile.style.transform = 'rotate(180deg)';
@@ -108,14 +145,14 @@ function named(player) {
   const span = document.createElement('span');
   span.className = 'chip';
   span.style.background = colors.stones[player];
-  return [span, ` ${colors.names[player]}`];
+  return [span, ` ${text.sides[colors.names[player]]}`];
 }
 
 function render() {
   const board = $('board');
   const hadFocus = board.contains(document.activeElement);
   board.style.background = colors.lines;
-  board.style.setProperty('--cell', `min(64px, calc((100vw - 2.5rem) / ${game.columns}))`);
+  board.style.setProperty('--cell', `min(64px, calc((100vw - 4rem) / ${game.columns}))`);  // room for the row numbers
   board.style.gridTemplateColumns = `repeat(${game.columns}, var(--cell))`;
   board.replaceChildren();
   const now = state();
@@ -148,8 +185,8 @@ function render() {
     button.tabIndex = square === focusSquare ? 0 : -1;
     const owner = cells[square] > 0 ? 0 : cells[square] < 0 ? 1 : null;
     const piece = game.sourceSquare && owner !== null ? Math.abs(cells[square]) : 0;
-    button.setAttribute('aria-label', `${squareLabel(square)}: ` + (owner === null ? (legal.has(square) ? 'legal move' : 'empty')
-      : `${colors.names[owner]}${piece ? ` ${PIECE_TITLES[piece]}` : ''}`));
+    button.setAttribute('aria-label', `${squareLabel(square)}: ` + (owner === null ? (legal.has(square) ? text.legalMove : text.empty)
+      : `${text.sides[colors.names[owner]]}${piece ? ` ${text.pieces[piece]}` : ''}`));
     if (piece) button.append(pieceElement(owner, piece));
     else if (owner !== null) button.append(stoneElement(owner, now.values ? now.values[square] : undefined));
     if (selected && selected.square === square) button.classList.add('picked');
@@ -170,17 +207,18 @@ function render() {
     board.append(button);
   }
   if (hadFocus) board.children[focusSquare].focus();
+  renderLabels();
 
   // Who is who; the disc count in Othello
   const you = humanFirst ? 0 : 1;
-  $('you').replaceChildren('You: ', ...named(you), ` (${humanFirst ? 'first' : 'second'}) – AI: `, ...named(1 - you));
+  $('you').replaceChildren(text.you, ...named(you), humanFirst ? text.playsFirst : text.playsSecond, text.ai, ...named(1 - you));
   if (game.scores) {
     // Point-Othello: both scores, and the values a player sees (the one to place now and the next three)
     const [own, other] = game.scores(now);
     const [first, second] = game.isFirstPlayer(now) ? [own, other] : [other, own];
-    $('score').replaceChildren(...named(0), ` ${first} points  –  `, ...named(1), ` ${second} points`);
+    $('score').replaceChildren(...named(0), `${text.points(first)}  –  `, ...named(1), text.points(second));
     const [next, ...later] = game.visibleValues(now);
-    $('upcoming').textContent = next === undefined ? '' : `To place now: ${signed(next)}; then ${later.map(signed).join('  ') || 'nothing'}`;
+    $('upcoming').textContent = next === undefined ? '' : text.toPlace(signed(next), later.map(signed).join('  '));
   } else if (game.discCounts) {
     const [first, second] = game.discCounts(now);
     $('score').replaceChildren(...named(0), ` ${first}  –  `, ...named(1), ` ${second}`);
@@ -195,7 +233,7 @@ function render() {
 function renderHands(now) {
   game.hands(now).forEach((hand, player) => {
     const box = $(player === 0 ? 'hand-bottom' : 'hand-top');
-    box.replaceChildren(`${colors.names[player]} in hand: `);
+    box.replaceChildren(text.inHand(text.sides[colors.names[player]]));
     for (const piece of [1, 2, 3]) {
       for (let i = 0; i < hand[piece]; i++) {
         const button = document.createElement('button');
@@ -229,10 +267,10 @@ function renderChances(over) {
   if (over) {
     const value = game.terminalValue(now);  // for the side to move
     const human = humanToMove() ? value : -value;
-    $('value-text').textContent = `Result: ${human > 0 ? 'you won' : human < 0 ? 'you lost' : 'a draw'}`;
+    $('value-text').textContent = human > 0 ? text.resultWon : human < 0 ? text.resultLost : text.resultDraw;
   } else if (chances[history.length - 1] !== undefined) {
     const percent = Math.round(100 * chances[history.length - 1]);
-    $('value-text').textContent = `AI's estimate: you ${percent}% – AI ${100 - percent}%`;
+    $('value-text').textContent = text.estimate(percent, 100 - percent);
   }
   const chart = $('chart');
   const width = chart.width.baseVal.value, height = chart.height.baseVal.value;
@@ -244,8 +282,11 @@ function renderChances(over) {
     + `<polyline points="${points}" fill="none" stroke="#43a047" stroke-width="2"/>`;
 }
 
-function setStatus(text, pageState) {
-  $('status').textContent = text;
+// The status line, by the key of its words (so that it follows a change of language)
+let statusKey = 'loading';
+function setStatus(key, pageState) {
+  statusKey = key;
+  $('status').textContent = text[key];
   document.body.dataset.state = pageState;
 }
 
@@ -264,11 +305,11 @@ async function afterMove() {
   if (game.isDone(state())) {
     const value = game.terminalValue(state());
     const human = humanToMove() ? value : -value;
-    setStatus(human > 0 ? 'You win' : human < 0 ? 'You lose' : 'Draw', 'over');
+    setStatus(human > 0 ? 'youWin' : human < 0 ? 'youLose' : 'draw', 'over');
     return render();
   }
   // Search the position for whoever moves: the AI's move, or its suggestion to the human
-  setStatus(humanToMove() ? 'Your move' : 'AI is thinking…', humanToMove() ? 'human' : 'thinking');
+  setStatus(humanToMove() ? 'yourMove' : 'thinking', humanToMove() ? 'human' : 'thinking');
   render();
   const simulations = Number($('level').value);
   const position = state();
@@ -285,17 +326,17 @@ async function afterMove() {
   // A human with no square to click (Othello) passes
   const legal = game.legalActions(position);
   if (legal.length === 1 && game.actionSquare(position, legal[0]) < 0) {
-    setStatus('You have no move and pass', 'thinking');
+    setStatus('pass', 'thinking');
     await new Promise((resolve) => setTimeout(resolve, 800));
     if (mine !== generation) return;
     play(legal[0]);
     return afterMove();
   }
-  setStatus('Your move', 'human');
+  setStatus('yourMove', 'human');
   render();
 }
 
-const failed = (error) => showError(`The model failed: ${error.message || error}`);
+const failed = (error) => showError(text.failed(error.message || error));
 
 function clickSquare(square) {
   if (document.body.dataset.state !== 'human') return;
@@ -360,15 +401,13 @@ function onKey(event) {
 }
 
 async function main() {
-  const config = await (await fetch('config.json')).json();
+  config = await (await fetch('config.json')).json();
+  for (const [code, name] of Object.entries(LANGUAGES)) $('lang').append(new Option(name, code, false, code === language));
+  $('lang').addEventListener('change', chooseLanguage);
+  applyLanguage();
   game = GAMES[config.game];
-  if (!game) return showError(`Unknown game ${config.game}.`);
+  if (!game) return showError(text.unknownGame(config.game));
   colors = COLORS[config.game];
-  $('title').textContent = `AlphaZero: ${config.game}`;
-  document.title = `AlphaZero: ${config.game}`;
-  for (const [name, sims] of levels(config.simulations)) {
-    $('level').append(new Option(`${name} (${sims} simulations)`, sims, false, name === 'Standard'));
-  }
   history = [game.initial()];
   render();
   if (config.error) return showError(config.error);
@@ -380,7 +419,7 @@ async function main() {
     session = await ort.InferenceSession.create('model.onnx');
     await evaluate(state());  // a model for another board fails here, before the first move
   } catch (error) {
-    return showError(`Cannot use the model for ${config.game}: ${error.message || error}`);
+    return showError(text.cannotUse(gameName(language, config.game), error.message || error));
   }
   $('new-game').addEventListener('click', newGame);
   $('take-back').addEventListener('click', takeBack);
@@ -390,4 +429,4 @@ async function main() {
   newGame();
 }
 
-main().catch((error) => showError(`The page failed to start: ${error.message || error}`));
+main().catch((error) => showError(text.notStarted(error.message || error)));

@@ -5,6 +5,8 @@
 //   node web/test/e2e.mjs points  URL screenshot.png   a whole point-Othello game: values, scores, the result
 //   node web/test/e2e.mjs shogi   URL screenshot.png   a whole simple-shogi game: pick a piece, then its square; drops
 //   node web/test/e2e.mjs error   URL screenshot.png   the page must explain a missing model
+//   node web/test/e2e.mjs languages URL screenshot.png  tic-tac-toe in Japanese (?lang=ja), then English chosen
+//                                                      on the page and kept on reload; the board's coordinates
 // Every mode fails on a console error or a failed request. Chromium is Debian's (/usr/bin/chromium,
 // or $CHROMIUM), driven by playwright-core.
 import { launchChromium } from './chromium.mjs';
@@ -20,7 +22,7 @@ try {
   page.on('pageerror', (error) => problems.push(error.message));
   page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
   page.on('response', (response) => { if (response.status() >= 400 && mode !== 'error') problems.push(`${response.status()} ${response.url()}`); });
-  await page.goto(url);
+  await page.goto(mode === 'languages' ? `${url}?lang=ja` : url);
   const pageState = () => page.evaluate(() => document.body.dataset.state);
   const waitFor = (states) => page.waitForFunction(
     (wanted) => wanted.includes(document.body.dataset.state), states, { timeout: 60000 });
@@ -28,7 +30,23 @@ try {
   const squaresOf = (selector) => page.$$eval(selector, (found) => found.map((s) => Number(s.dataset.square)));
   const text = async (selector) => (await page.textContent(selector)).trim();
 
-  if (mode === 'error') {
+  if (mode === 'languages') {
+    await waitFor(['human']);
+    const japanese = [await page.title(), await text('#status'), await text('#you'), await text('#new-game')];
+    if (japanese.join('|') !== 'AlphaZero: 三目並べ|あなたの番です|あなた: o（先手） – AI: x|新しい対局') fail(`in Japanese: ${japanese}`);
+    if (await page.$eval('html', (h) => h.lang) !== 'ja') fail('the page does not say it is in Japanese');
+    const labels = [await page.$$eval('#column-labels span', (s) => s.map((x) => x.textContent).join('')),
+      await page.$$eval('#row-labels span', (s) => s.map((x) => x.textContent).join(''))];
+    if (labels.join(' ') !== 'abc 123') fail(`coordinates: ${labels}`);
+    await page.screenshot({ path: screenshot.replace(/\.png$/, '-ja.png'), fullPage: true });
+    await page.selectOption('#lang', 'en');
+    const english = [await page.title(), await text('#status'), await text('#new-game')];
+    if (english.join('|') !== 'AlphaZero: Tic-tac-toe|Your move|New game') fail(`after choosing English: ${english}`);
+    await page.goto(url);  // no ?lang: the choice made on the page is kept
+    await waitFor(['human']);
+    if (await text('#status') !== 'Your move') fail(`English was not kept: ${await text('#status')}`);
+    console.log(`Japanese, then English kept; coordinates ${labels.join(' ')}`);
+  } else if (mode === 'error') {
     await waitFor(['error']);
     const message = await page.textContent('#error');
     if (!/not found/.test(message)) fail(`the error says: ${message}`);

@@ -1,0 +1,74 @@
+// The page's words in English and Japanese. The language is ?lang=ja|en in the address, else the one
+// last chosen on the page (kept in localStorage), else the browser's.
+
+export const LANGUAGES = { en: 'English', ja: '日本語' };
+
+// The games' usual names
+const GAME_NAMES = {
+  en: {
+    tictactoe: 'Tic-tac-toe', connect4: 'Connect Four', gomoku: 'Gomoku (7x7)', othello6: 'Othello (6x6)',
+    othello8: 'Othello', othello8planes: 'Othello (8 input planes)', pointothello: 'Point-Othello',
+    shogi: 'Simple shogi',
+  },
+  ja: {
+    tictactoe: '三目並べ', connect4: '四目並べ', gomoku: '五目並べ（7x7）', othello6: 'オセロ（6x6）',
+    othello8: 'オセロ', othello8planes: 'オセロ（入力 8 面）', pointothello: '点数制リバーシ', shogi: '簡易将棋',
+  },
+};
+
+const TEXT = {
+  en: {
+    youPlay: 'You play', first: 'first', second: 'second', level: 'AI level', analysis: "Show the AI's analysis",
+    newGame: 'New game', takeBack: 'Take back', takeBackTitle: "take back your last move and the AI's answer",
+    moves: 'Moves', language: 'Language',
+    note: 'The chart is the AI\'s estimate of your chances after each move (top: you win). The shading on the '
+      + 'board is the search\'s share of visits per move of the side to move: what the AI plays, or what it '
+      + 'would suggest to you. Keys: arrows move on the board, Enter or Space plays.',
+    chartLabel: "the AI's estimate of your chances, move by move",
+    loading: 'Loading the model…', yourMove: 'Your move', thinking: 'AI is thinking…', youWin: 'You win',
+    youLose: 'You lose', draw: 'Draw', pass: 'You have no move and pass',
+    you: 'You: ', ai: ' – AI: ', playsFirst: ' (first)', playsSecond: ' (second)',
+    resultWon: 'Result: you won', resultLost: 'Result: you lost', resultDraw: 'Result: a draw',
+    estimate: (you, ai) => `AI's estimate: you ${you}% – AI ${ai}%`,
+    points: (n) => ` ${n} points`, toPlace: (next, later) => `To place now: ${next}; then ${later || 'nothing'}`,
+    inHand: (side) => `${side} in hand: `, legalMove: 'legal move', empty: 'empty',
+    levels: { Easy: 'Easy', Casual: 'Casual', Standard: 'Standard', Strong: 'Strong', Maximum: 'Maximum' },
+    simulations: (n) => `${n} simulations`,
+    sides: { black: 'black', white: 'white', red: 'red', yellow: 'yellow', o: 'o', x: 'x', '▲': '▲', '▽': '▽' },
+    pieces: ['', 'chick', 'elephant', 'giraffe', 'lion'],
+    failed: (m) => `The model failed: ${m}`, cannotUse: (game, m) => `Cannot use the model for ${game}: ${m}`,
+    notStarted: (m) => `The page failed to start: ${m}`, unknownGame: (game) => `Unknown game ${game}.`,
+  },
+  ja: {
+    youPlay: 'あなたは', first: '先手', second: '後手', level: 'AI の強さ', analysis: 'AI の読みを表示',
+    newGame: '新しい対局', takeBack: '待った', takeBackTitle: 'あなたの最後の手と AI の応手を取り消します',
+    moves: '棋譜', language: '言語',
+    note: 'グラフは各手のあとの AI によるあなたの勝ちの見込みです（上ほどあなたが有利）。盤上の色は手番側の各手に'
+      + '探索が割いた訪問の割合で、AI が指す手、またはあなたへの助言です。キー操作: 矢印で移動、Enter か Space で着手。',
+    chartLabel: 'AI が見積もるあなたの勝ちの見込み（手ごと）',
+    loading: 'モデルを読み込んでいます…', yourMove: 'あなたの番です', thinking: 'AI が考えています…',
+    youWin: 'あなたの勝ち', youLose: 'あなたの負け', draw: '引き分け', pass: '打てる所がないのでパスします',
+    you: 'あなた: ', ai: ' – AI: ', playsFirst: '（先手）', playsSecond: '（後手）',
+    resultWon: '結果: あなたの勝ち', resultLost: '結果: あなたの負け', resultDraw: '結果: 引き分け',
+    estimate: (you, ai) => `AI の見込み: あなた ${you}% – AI ${ai}%`,
+    points: (n) => ` ${n} 点`, toPlace: (next, later) => `いま置く値: ${next}、このあと: ${later || 'なし'}`,
+    inHand: (side) => `${side}の持ち駒: `, legalMove: '打てる', empty: '空き',
+    levels: { Easy: 'やさしい', Casual: 'ふつう', Standard: '標準', Strong: '強い', Maximum: '最強' },
+    simulations: (n) => `${n} 回探索`,
+    sides: { black: '黒', white: '白', red: '赤', yellow: '黄', o: 'o', x: 'x', '▲': '▲', '▽': '▽' },
+    pieces: ['', 'ひよこ', 'ぞう', 'キリン', 'ライオン'],
+    failed: (m) => `モデルの実行に失敗しました: ${m}`, cannotUse: (game, m) => `${game} にこのモデルは使えません: ${m}`,
+    notStarted: (m) => `ページを開始できませんでした: ${m}`, unknownGame: (game) => `不明なゲーム ${game} です。`,
+  },
+};
+
+// The language to start with
+export function startingLanguage() {
+  const asked = new URLSearchParams(location.search).get('lang');
+  const kept = localStorage.getItem('lang');
+  const browser = (navigator.languages || [navigator.language]).some((l) => /^ja\b/i.test(l)) ? 'ja' : 'en';
+  return [asked, kept, browser].find((l) => l in LANGUAGES);
+}
+
+export const words = (language) => TEXT[language];
+export const gameName = (language, game) => GAME_NAMES[language][game] || game;
