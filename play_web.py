@@ -1,9 +1,10 @@
 # ====================
 # Play in a browser
 # ====================
-# Serves web/ on 127.0.0.1: the page loads the game's exported model with onnxruntime-web (from the
-# npm package that setup.sh installs, not from a CDN) and searches with PV-MCTS in JavaScript.
-# A missing or unusable model is reported here and on the page.
+# Serves web/ on 127.0.0.1: the page loads a game's exported model with onnxruntime-web (from the
+# npm package that setup.sh installs, not from a CDN) and searches with PV-MCTS in JavaScript. One
+# server serves every game the page knows; the page starts with --game and has a game picker.
+# A missing or unusable model is reported here and on the page when its game is picked.
 
 import functools
 import http.server
@@ -71,12 +72,13 @@ def served_file(directory, name, extensions=tuple(CONTENT_TYPES)):
 
 class Handler(http.server.BaseHTTPRequestHandler):
     """Serves exactly the page: the files at the top of web/ (/ is index.html), onnxruntime-web's
-    modules at /ort/, the model at /model.onnx and the settings at /config.json. No listings, no
-    links, no folders below web/; a malformed path is a 400; HEAD answers as GET without the body."""
+    modules at /ort/, each game's model at /model/NAME.onnx and the settings at /config.json. No
+    listings, no links, no folders below web/; a malformed path is a 400; HEAD answers as GET
+    without the body."""
     timeout = 60  # seconds a connection may stay silent
 
-    def __init__(self, *args, config, model, **kwargs):
-        self.config, self.model = config, model
+    def __init__(self, *args, config, models, **kwargs):
+        self.config, self.models = config, models
         super().__init__(*args, **kwargs)
 
     def do_GET(self):
@@ -113,10 +115,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return 400, 'malformed path', None
         if path == '/config.json':
             return 200, json.dumps(self.config).encode(), 'application/json'
-        if path == '/model.onnx':
-            if self.config['error']:
-                return 404, self.config['error'], None
-            with open(self.model, 'rb') as f:
+        if path.startswith('/model/') and path.endswith('.onnx'):
+            name = path[len('/model/'):-len('.onnx')]
+            if name not in self.models:
+                return 404, 'not found', None
+            if self.config['games'][name]['error']:
+                return 404, self.config['games'][name]['error'], None
+            with open(self.models[name], 'rb') as f:
                 return 200, f.read(), 'application/octet-stream'
         if path.startswith('/ort/'):
             file = served_file(ORT_DIR, path[len('/ort/'):], ORT_TYPES)
@@ -129,14 +134,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 
 def parse_args(argv=None):
-    parser = ArgumentParser(description='Play the best model in a browser (served on 127.0.0.1).')
+    parser = ArgumentParser(description='Play the best models in a browser (served on 127.0.0.1), every game '
+                                        'the page knows, with a game picker.')
     parser.add_argument('--game', default=DEFAULT_GAME, choices=PAGE_GAMES,
-                        help='which game (the games the page knows, web/games.js) (default: %(default)s)')
+                        help='the game the page starts with (the games the page knows, web/games.js) (default: %(default)s)')
     parser.add_argument('--port', type=whole_number(0, 65535), default=PORT, help='port (0: any free port) (default: %(default)s)')
     parser.add_argument('--sims', type=whole_number(1, MAX_SIMS),
-                        help=f'the page\'s starting number of simulations per move (default: what the model records, '
-                             f'else {PV_EVALUATE_COUNT})')
-    parser.add_argument('--model', type=file_path, help="an .onnx file (default: the game's best.onnx, exported from best.h5 when needed)")
+                        help=f'the page\'s starting number of simulations per move for every game (default: what each '
+                             f'model records, else {PV_EVALUATE_COUNT})')
+    parser.add_argument('--model', type=file_path, help="an .onnx file for --game (default: each game's best.onnx, exported "
+                                                        "from best.h5 when needed, else the shipped one)")
     return parser.parse_args(argv)
 
 
@@ -144,22 +151,25 @@ def main():
     args = parse_args()
     if not os.path.exists(os.path.join(ORT_DIR, 'ort.wasm.min.mjs')):
         raise UserError(f'{ORT_DIR} is missing: run "bash setup.sh" to install onnxruntime-web from npm.')
-    game = load_game(args.game)
+    # Each game's model: a problem with one is logged here and shown on the page when it is picked
+    config, models = {'game': args.game, 'games': {}}, {}
+    for name in PAGE_GAMES:
+        game = load_game(name)
+        model = models[name] = model_file(game, args.model if name == args.game else None)
+        error = model_problem(model, game)
+        if error and name == args.game:
+            print(f'error: {error}', file=sys.stderr)
+        sims, why = playing_sims(args.sims, model, PV_EVALUATE_COUNT)
+        config['games'][name] = {'simulations': sims, 'error': error}
+        if name == args.game:
+            started = f'{name} ({model}, {sims} simulations per move: {why})'
 
-    # The model: a problem with it is logged here and shown on the page
-    model = model_file(game, args.model)
-    error = model_problem(model, game)
-    if error:
-        print(f'error: {error}', file=sys.stderr)
-    sims, why = playing_sims(args.sims, model, PV_EVALUATE_COUNT)
-    config = {'game': game.NAME, 'simulations': sims, 'error': error}
-
-    handler = functools.partial(Handler, config=config, model=model)
+    handler = functools.partial(Handler, config=config, models=models)
     try:
         server = http.server.ThreadingHTTPServer((HOST, args.port), handler)
     except OSError as failure:
         raise UserError(f'cannot listen on {HOST}:{args.port} ({failure.strerror}); choose another --port') from None
-    print(f'serving {game.NAME} ({model}, {sims} simulations per move: {why}) at http://{HOST}:{server.server_port}/ - Ctrl-C to stop', flush=True)
+    print(f'serving {started} and the other games at http://{HOST}:{server.server_port}/ - Ctrl-C to stop', flush=True)
     with server:
         server.serve_forever()
 

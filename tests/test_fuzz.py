@@ -261,7 +261,8 @@ def request(port, method, path):
 
 raw_paths = st.one_of(
     st.sampled_from([b'/', b'/%00', b'/%ff', b'/%', b'/../README.md', b'/test/', b'/test/e2e.mjs', b'/ort/',
-                     b'/ort/../package.json', b'/ort/ort.wasm.min.mjs', b'/ort/ort.min.js.map', b'/model.onnx',
+                     b'/ort/../package.json', b'/ort/ort.wasm.min.mjs', b'/ort/ort.min.js.map', b'/model/othello6.onnx',
+                     b'/model/othello8.onnx', b'/model/../README.md', b'/model/chess.onnx', b'/model.onnx',
                      b'/config.json', b'/index.html?x=%00', b'//etc/passwd', b'/%2e%2e/README.md', b'/.gitignore',
                      b'/web', b'/app.js/', b'/\xff']),
     st.binary(max_size=40).map(lambda b: b'/' + b.replace(b' ', b'').replace(b'\r', b'').replace(b'\n', b'')),
@@ -278,7 +279,8 @@ def test_the_server_serves_only_the_page_and_answers_head_as_get(server, path, m
     if status == 200:  # http.server splits the request line at whitespace and reads // as /
         served = re.sub(rb'[?#].*', b'', path.decode('latin-1').split()[0].encode('latin-1'))
         served = b'/' + served.lstrip(b'/')
-        assert served in (b'/', b'/config.json') or re.fullmatch(rb'/[a-z]+\.(js|html|svg)|/ort/ort[\w.-]*\.(mjs|wasm)', served)
+        assert served in (b'/', b'/config.json') or re.fullmatch(
+            rb'/[a-z0-9]+\.(js|html|svg)|/ort/ort[\w.-]*\.(mjs|wasm)|/model/[a-z0-9]+\.onnx', served)
 
 
 def test_the_server_refuses_listings_links_and_malformed_paths(server, tmp_path):
@@ -286,7 +288,7 @@ def test_the_server_refuses_listings_links_and_malformed_paths(server, tmp_path)
     assert request(server, 'GET', b'/test/')[0] == 404 and request(server, 'GET', b'/ort/')[0] == 404
     assert request(server, 'HEAD', b'/')[0] == request(server, 'GET', b'/')[0] == 200
     assert request(server, 'HEAD', b'/config.json')[0] == 200
-    status, reply = request(server, 'GET', b'/model.onnx')  # the model's path has non-Latin letters
+    status, reply = request(server, 'GET', b'/model/othello6.onnx')  # the model's path has non-Latin letters
     assert status == 404 and 'ひらがな.onnx not found' in reply.decode()
     link = os.path.join(REPO, 'web', 'fuzz-link.js')
     os.symlink(os.path.join(REPO, 'README.md'), link)
@@ -301,9 +303,10 @@ def test_a_model_removed_while_serving_is_a_404_not_a_traceback(workdir):
     tiny_exported_model('othello6', 4)
     process, port, log = start_server(workdir, '--game', 'othello6')
     try:
-        assert request(port, 'GET', b'/model.onnx')[0] == 200
+        assert request(port, 'GET', b'/model/othello6.onnx')[0] == 200
         os.remove('runs/othello6/model/best.onnx')
-        assert request(port, 'GET', b'/model.onnx')[0] == 404
+        assert request(port, 'GET', b'/model/othello6.onnx')[0] == 404
+        assert request(port, 'GET', b'/model/chess.onnx')[0] == 404
     finally:
         text = stop_server(process, log)
     assert 'Traceback' not in text, text

@@ -145,7 +145,7 @@ def test_a_game_in_the_browser_against_a_real_exported_model(tiny_best, workdir)
     export('model/best.h5')
     result, log = browse(workdir, 'play', '--sims', '20')
     assert re.search(r'played \d moves: (You win|You lose|Draw), with a take-back', result.stdout)
-    assert 'GET /model.onnx' in log and 'GET /ort/ort-wasm-simd-threaded' in log  # from the npm package
+    assert 'GET /model/tictactoe.onnx' in log and 'GET /ort/ort-wasm-simd-threaded' in log  # from the npm package
     assert (workdir / 'play.png').stat().st_size > 10000
     os.makedirs(os.path.join(REPO, 'web', 'test', 'screenshots'), exist_ok=True)
     shutil.copy(workdir / 'play.png', os.path.join(REPO, 'web', 'test', 'screenshots', 'tictactoe.png'))
@@ -166,6 +166,17 @@ def test_the_page_speaks_japanese_and_english_and_shows_coordinates(tiny_best, w
     result, _ = browse(workdir, 'languages', '--sims', '4')
     assert 'Japanese, then English kept; coordinates abc 123' in result.stdout
     shutil.copy(workdir / 'languages-ja.png', os.path.join(REPO, 'web', 'test', 'screenshots', 'tictactoe-ja.png'))
+
+
+def test_one_server_serves_every_game_and_the_page_picks_them(tiny_best, workdir):
+    from export import export
+    export('model/best.h5')
+    for name in GAMES:
+        if name != 'tictactoe':
+            tiny_exported_model(name, 2)
+    result, log = browse(workdir, 'picker', '--sims', '2')
+    assert f'picked {" ".join(GAMES)}' in result.stdout
+    assert all(f'GET /model/{name}.onnx' in log for name in GAMES)
 
 
 def test_othello_on_a_phone_sized_screen(workdir):

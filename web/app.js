@@ -25,7 +25,7 @@ const PIECE_LETTERS = ['', 'C', 'E', 'G', 'L'];           // chick, elephant, gi
 const PIECE_STEPS = { 1: [0], 2: [1, 3, 5, 7], 3: [0, 2, 4, 6], 4: [0, 1, 2, 3, 4, 5, 6, 7] };  // shogi.py's DIRECTIONS
 
 const $ = (id) => document.getElementById(id);
-let game, session, colors, config;
+let game, session, colors, config, current;  // current: the name of the game being played
 let language = startingLanguage(), text = words(language);
 let history = [];      // every position of the game so far, from the start
 let played = [];       // the actions between them
@@ -57,19 +57,21 @@ function levels(trained) {
   return [...easier, ['Standard', trained], ['Strong', 4 * trained], ['Maximum', 16 * trained]];
 }
 
-// The page in the chosen language: the fixed words, the title, the levels (keeping the one chosen)
-function applyLanguage() {
+// The page in the chosen language: the fixed words, the game names, the title, and the levels
+// (keeping the one chosen, unless the game changed)
+function applyLanguage(keepLevel = true) {
   text = words(language);
   document.documentElement.lang = language;
   for (const element of document.querySelectorAll('[data-text]')) element.textContent = text[element.dataset.text];
   $('take-back').title = text.takeBackTitle;
   $('chart').setAttribute('aria-label', text.chartLabel);
   if (document.body.dataset.state !== 'error') $('status').textContent = text[statusKey];
-  const title = `AlphaZero: ${gameName(language, config.game)}`;
+  const title = `AlphaZero: ${gameName(language, current)}`;
   $('title').textContent = title;
   document.title = title;
-  const chosen = $('level').value;
-  $('level').replaceChildren(...levels(config.simulations).map(([name, sims]) => new Option(
+  for (const option of $('game').options) option.textContent = gameName(language, option.value);
+  const chosen = keepLevel && $('level').value;
+  $('level').replaceChildren(...levels(config.games[current].simulations).map(([name, sims]) => new Option(
     `${text.levels[name]} (${text.simulations(sims)})`, sims, false, chosen ? String(sims) === chosen : name === 'Standard')));
 }
 
@@ -90,7 +92,7 @@ function renderLabels() {
   columns.replaceChildren(...Array.from({ length: game.columns }, (_, c) => cell(String.fromCharCode(97 + c))));
   rows.style.gridTemplateRows = `repeat(${game.rows}, var(--cell))`;
   rows.style.setProperty('--cell', $('board').style.getPropertyValue('--cell'));
-  rows.replaceChildren(...Array.from({ length: game.rows }, (_, r) => cell(config.game === 'connect4' ? '' : String(r + 1))));
+  rows.replaceChildren(...Array.from({ length: game.rows }, (_, r) => cell(current === 'connect4' ? '' : String(r + 1))));
 }
 
 // ----- drawing -----
@@ -400,33 +402,56 @@ function onKey(event) {
   $('board').children[next].focus();
 }
 
+// Switch to a game: its rules, colours and levels, then its model (a missing one is explained, and
+// another game can still be picked)
+async function loadGame(name) {
+  generation += 1;  // a search still running is for the old game
+  current = name;
+  session = null;
+  window.history.replaceState(null, '', `${location.search}#${name}`);
+  $('error').style.display = 'none';
+  game = GAMES[name];
+  if (!game) return showError(text.unknownGame(name));
+  colors = COLORS[name];
+  history = [game.initial()];
+  played = [];
+  chances = [];
+  selected = null;
+  analysis = null;
+  focusSquare = 0;
+  applyLanguage(false);
+  setStatus('loading', 'loading');
+  render();
+  if (config.games[name].error) return showError(config.games[name].error);
+  try {
+    const loaded = await ort.InferenceSession.create(`model/${name}.onnx`);
+    if (current !== name) return;  // another game was picked meanwhile
+    session = loaded;
+    await evaluate(state());  // a model for another board fails here, before the first move
+  } catch (error) {
+    return showError(text.cannotUse(gameName(language, name), error.message || error));
+  }
+  newGame();
+}
+
 async function main() {
   config = await (await fetch('config.json')).json();
   for (const [code, name] of Object.entries(LANGUAGES)) $('lang').append(new Option(name, code, false, code === language));
-  $('lang').addEventListener('change', chooseLanguage);
-  applyLanguage();
-  game = GAMES[config.game];
-  if (!game) return showError(text.unknownGame(config.game));
-  colors = COLORS[config.game];
-  history = [game.initial()];
-  render();
-  if (config.error) return showError(config.error);
+  const asked = decodeURIComponent(location.hash.slice(1));
+  const first = asked in config.games ? asked : config.game;
+  for (const name of Object.keys(config.games)) $('game').append(new Option(name, name, false, name === first));
 
   // onnxruntime-web's WebAssembly files come from the npm package, served under /ort/
   ort.env.wasm.wasmPaths = '/ort/';
   ort.env.wasm.numThreads = 1;
-  try {
-    session = await ort.InferenceSession.create('model.onnx');
-    await evaluate(state());  // a model for another board fails here, before the first move
-  } catch (error) {
-    return showError(text.cannotUse(gameName(language, config.game), error.message || error));
-  }
+  $('lang').addEventListener('change', chooseLanguage);
+  $('game').addEventListener('change', () => loadGame($('game').value).catch(failed));
   $('new-game').addEventListener('click', newGame);
   $('take-back').addEventListener('click', takeBack);
   $('side').addEventListener('change', newGame);  // a new game with the chosen side, at once
   $('heat').addEventListener('change', render);
   $('board').addEventListener('keydown', onKey);
-  newGame();
+  await loadGame(first);
 }
 
 main().catch((error) => showError(text.notStarted(error.message || error)));

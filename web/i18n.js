@@ -18,7 +18,7 @@ const GAME_NAMES = {
 
 const TEXT = {
   en: {
-    youPlay: 'You play', first: 'first', second: 'second', level: 'AI level', analysis: "Show the AI's analysis",
+    gameLabel: 'Game', youPlay: 'You play', first: 'first', second: 'second', level: 'AI level', analysis: "Show the AI's analysis",
     newGame: 'New game', takeBack: 'Take back', takeBackTitle: "take back your last move and the AI's answer",
     moves: 'Moves', language: 'Language',
     note: 'The chart is the AI\'s estimate of your chances after each move (top: you win). The shading on the '
@@ -40,7 +40,7 @@ const TEXT = {
     notStarted: (m) => `The page failed to start: ${m}`, unknownGame: (game) => `Unknown game ${game}.`,
   },
   ja: {
-    youPlay: 'あなたは', first: '先手', second: '後手', level: 'AI の強さ', analysis: 'AI の読みを表示',
+    gameLabel: 'ゲーム', youPlay: 'あなたは', first: '先手', second: '後手', level: 'AI の強さ', analysis: 'AI の読みを表示',
     newGame: '新しい対局', takeBack: '待った', takeBackTitle: 'あなたの最後の手と AI の応手を取り消します',
     moves: '棋譜', language: '言語',
     note: 'グラフは各手のあとの AI によるあなたの勝ちの見込みです（上ほどあなたが有利）。盤上の色は手番側の各手に'

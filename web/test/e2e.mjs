@@ -5,6 +5,8 @@
 //   node web/test/e2e.mjs points  URL screenshot.png   a whole point-Othello game: values, scores, the result
 //   node web/test/e2e.mjs shogi   URL screenshot.png   a whole simple-shogi game: pick a piece, then its square; drops
 //   node web/test/e2e.mjs error   URL screenshot.png   the page must explain a missing model
+//   node web/test/e2e.mjs picker  URL screenshot.png   every game picked in turn from one server: its name, board
+//                                                      and a move; a game named in the address (#connect4)
 //   node web/test/e2e.mjs languages URL screenshot.png  tic-tac-toe in Japanese (?lang=ja), then English chosen
 //                                                      on the page and kept on reload; the board's coordinates
 // Every mode fails on a console error or a failed request. Chromium is Debian's (/usr/bin/chromium,
@@ -30,7 +32,33 @@ try {
   const squaresOf = (selector) => page.$$eval(selector, (found) => found.map((s) => Number(s.dataset.square)));
   const text = async (selector) => (await page.textContent(selector)).trim();
 
-  if (mode === 'languages') {
+  if (mode === 'picker') {
+    const { GAMES } = await import('../games.js');
+    const { gameName } = await import('../i18n.js');
+    await waitFor(['human']);
+    const names = await page.$$eval('#game option', (options) => options.map((o) => o.value));
+    for (const name of names) {
+      await page.selectOption('#game', name);
+      await page.waitForFunction((wanted) => location.hash === `#${wanted}` && ['human', 'error'].includes(document.body.dataset.state),
+        name, { timeout: 60000 });
+      if (await pageState() === 'error') fail(`${name}: ${await page.textContent('#error')}`);
+      if (await page.title() !== `AlphaZero: ${gameName('en', name)}`) fail(`${name}: the title is ${await page.title()}`);
+      const squares = GAMES[name].rows * GAMES[name].columns;
+      if (await count('.square') !== squares) fail(`${name}: ${await count('.square')} squares, not ${squares}`);
+      if (name !== 'shogi') {  // one move by clicking (shogi picks a piece first: its own test)
+        const legal = await squaresOf('.square.legal');
+        await page.click(`.square[data-square="${legal[0]}"]`);
+        await page.waitForFunction(() => document.querySelectorAll('#moves li').length > 0, null, { timeout: 60000 });
+      }
+    }
+    await page.goto('about:blank');
+    await page.goto(`${url}#connect4`);  // the game named in the address starts
+    await waitFor(['human']);
+    if (await page.$eval('#game', (s) => s.value) !== 'connect4' || await page.title() !== 'AlphaZero: Connect Four') {
+      fail(`#connect4 started ${await page.title()}`);
+    }
+    console.log(`picked ${names.join(' ')}`);
+  } else if (mode === 'languages') {
     await waitFor(['human']);
     const japanese = [await page.title(), await text('#status'), await text('#you'), await text('#new-game')];
     if (japanese.join('|') !== 'AlphaZero: 三目並べ|あなたの番です|あなた: o（先手） – AI: x|新しい対局') fail(`in Japanese: ${japanese}`);
@@ -38,6 +66,8 @@ try {
     const labels = [await page.$$eval('#column-labels span', (s) => s.map((x) => x.textContent).join('')),
       await page.$$eval('#row-labels span', (s) => s.map((x) => x.textContent).join(''))];
     if (labels.join(' ') !== 'abc 123') fail(`coordinates: ${labels}`);
+    const picker = await page.$$eval('#game option', (options) => options.map((o) => o.textContent));
+    if (!picker.includes('オセロ') || !picker.includes('簡易将棋')) fail(`the game picker: ${picker}`);
     await page.screenshot({ path: screenshot.replace(/\.png$/, '-ja.png'), fullPage: true });
     await page.selectOption('#lang', 'en');
     const english = [await page.title(), await text('#status'), await text('#new-game')];
