@@ -179,6 +179,20 @@ def test_one_server_serves_every_game_and_the_page_picks_them(tiny_best, workdir
     assert all(f'GET /model/{name}.onnx' in log for name in GAMES)
 
 
+def test_a_game_is_saved_as_text_and_loaded_again(workdir):
+    tiny_exported_model('othello8', 2)
+    result, _ = browse(workdir, 'record', '--game', 'othello8')
+    assert re.search(r'saved and loaded ([a-h][1-8]){6,}; refused: "z9" is not a legal move after 1 moves', result.stdout)
+
+
+def test_a_finished_game_is_reviewed_move_by_move(tiny_best, workdir):
+    from export import export
+    export('model/best.h5')
+    result, _ = browse(workdir, 'review', '--sims', '8')
+    assert re.search(r"reviewed: Position 0 of 5: the AI's best move [abc][123]", result.stdout)
+    shutil.copy(workdir / 'review.png', os.path.join(REPO, 'web', 'test', 'screenshots', 'tictactoe-review.png'))
+
+
 def test_othello_on_a_phone_sized_screen(workdir):
     tiny_exported_model('othello8', 8)
     result, _ = browse(workdir, 'othello', '--game', 'othello8')

@@ -34,6 +34,8 @@ let humanFirst = true, generation = 0, analysis = null, focusSquare = 0;
 let selected = null;   // shogi: the piece picked to move, { square } or { piece } from the hand
 
 const state = () => history[history.length - 1];
+let reviewing = null;  // review of a finished game: the index of the position shown, else null
+const shownIndex = () => (reviewing === null ? history.length - 1 : reviewing);
 const humanToMove = () => game.isFirstPlayer(state()) === humanFirst;
 const moverOf = (ply) => (ply % 2 === 0 ? 0 : 1);  // 0: the first player moved at this ply
 
@@ -157,7 +159,7 @@ function render() {
   board.style.setProperty('--cell', `min(64px, calc((100vw - 4rem) / ${game.columns}))`);  // room for the row numbers
   board.style.gridTemplateColumns = `repeat(${game.columns}, var(--cell))`;
   board.replaceChildren();
-  const now = state();
+  const now = history[shownIndex()];
   const cells = game.cells(now);
   const over = game.isDone(now);
 
@@ -167,7 +169,8 @@ function render() {
   const legal = new Set(!game.sourceSquare ? humanActions.map((a) => game.actionSquare(now, a))
     : selected ? humanActions.filter((a) => fromSelected(now, a)).map((a) => game.actionSquare(now, a))
       : humanActions.map((a) => game.sourceSquare(now, a)).filter((s) => s >= 0));
-  const last = played.length ? game.actionSquare(history[history.length - 2], played[played.length - 1]) : -1;
+  const index = shownIndex();
+  const last = index ? game.actionSquare(history[index - 1], played[index - 1]) : -1;
   const line = new Set((over && game.winningLine(now)) || []);
 
   // The search's share of visits per square (Connect Four: the square the stone would land on)
@@ -251,7 +254,93 @@ function renderHands(now) {
   });
 }
 
+// ----- reviewing a finished game: step through its positions with the AI's estimate and best move -----
+async function review(index) {
+  if (!game.isDone(state())) return;
+  generation += 1;
+  const mine = generation;
+  reviewing = index >= history.length - 1 ? null : Math.max(0, index);
+  analysis = null;
+  if (reviewing === null) return afterMove();  // the last position: the finished game again
+  const position = history[reviewing];
+  setStatus('reviewStatus', 'reviewing');
+  render();
+  if (!game.isDone(position)) {
+    const result = await fairSearch(game, evaluate, position, Number($('level').value));
+    if (mine !== generation) return;
+    analysis = { ...result, state: position };
+    const humanMoves = game.isFirstPlayer(position) === humanFirst;
+    chances[reviewing] = ((humanMoves ? result.value : -result.value) + 1) / 2;
+  }
+  setStatus('reviewStatus', 'review');
+  render();
+}
+
+// ----- saving and loading a game -----
+// The game as text, in the move list's notation: Othello a transcript without its passes
+// ('f5d6c3'), Connect Four its columns ('dcde'), shogi its moves with spaces ('b2b3 b1c2 C*a2')
+function recordText() {
+  const names = played.map((a, ply) => game.actionName(a, history[ply])).filter((name) => name !== 'pass');
+  return names.join(game.sourceSquare ? ' ' : '');
+}
+
+// The moves a text names from the start: each the legal move whose name comes next (any case;
+// spaces, commas and move numbers such as '12.' between them are skipped; Connect Four also takes
+// the columns as 1-7); a pass that is the only move is played whether written or not.
+// { moves } or { error }
+function parseRecord(record) {
+  let position = game.initial(), rest = record.toLowerCase();
+  const moves = [];
+  const play = (action, length) => { moves.push(action); position = game.next(position, action); rest = rest.slice(length); };
+  for (;;) {
+    rest = rest.replace(/^(\s|[,;]|\d+\.)+/, '');
+    if (!rest) return { moves };
+    if (game.isDone(position)) return { error: text.overBefore(rest.slice(0, 12)) };
+    const legal = game.legalActions(position);
+    const names = legal.map((a) => [game.actionName(a, position).toLowerCase(), a]);
+    if (names.length === 1 && names[0][0] === 'pass') {
+      play(legal[0], rest.startsWith('pass') ? 4 : 0);
+      continue;
+    }
+    if (current === 'connect4') names.push(...legal.map((a) => [String(a + 1), a]));
+    const found = names.filter(([name]) => rest.startsWith(name)).sort((x, y) => y[0].length - x[0].length)[0];
+    if (!found) return { error: text.notLegal(rest.split(/\s/)[0].slice(0, 12), moves.length) };
+    play(found[1], found[0].length);
+  }
+}
+
+function loadRecord() {
+  if (!game || !session) return;
+  if (current === 'pointothello') {
+    $('record-error').textContent = text.randomDeal;
+    return;
+  }
+  const parsed = parseRecord($('record').value);
+  $('record-error').textContent = parsed.error || '';
+  if (parsed.error) return;
+  generation += 1;
+  reviewing = null;
+  humanFirst = $('side').value === 'first';
+  history = [game.initial()];
+  played = [];
+  for (const action of parsed.moves) {
+    history.push(game.next(state(), action));
+    played.push(action);
+  }
+  chances = [];
+  afterMove().catch(failed);
+}
+
+function saveRecord() {
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(new Blob([recordText() + '\n'], { type: 'text/plain' }));
+  link.download = `${current}-game.txt`;
+  link.click();
+  URL.revokeObjectURL(link.href);
+}
+
 function renderMoves() {
+  if (document.activeElement !== $('record')) $('record').value = recordText();
   const list = $('moves');
   list.replaceChildren();
   for (let ply = 0; ply < played.length; ply += 2) {
@@ -265,14 +354,20 @@ function renderMoves() {
 
 // The estimate as text (the result once the game is over) and as a small chart over the game
 function renderChances(over) {
-  const now = state();
+  const index = shownIndex(), now = history[index];
   if (over) {
     const value = game.terminalValue(now);  // for the side to move
-    const human = humanToMove() ? value : -value;
+    const human = game.isFirstPlayer(now) === humanFirst ? value : -value;
     $('value-text').textContent = human > 0 ? text.resultWon : human < 0 ? text.resultLost : text.resultDraw;
-  } else if (chances[history.length - 1] !== undefined) {
-    const percent = Math.round(100 * chances[history.length - 1]);
+  } else if (chances[index] !== undefined) {
+    const percent = Math.round(100 * chances[index]);
     $('value-text').textContent = text.estimate(percent, 100 - percent);
+  }
+  $('review').hidden = !game.isDone(state());
+  if (reviewing !== null && analysis && analysis.state === now) {
+    $('review-text').textContent = text.reviewAt(index, history.length - 1, game.actionName(bestAction(analysis), now));
+  } else {
+    $('review-text').textContent = reviewing === null ? '' : text.reviewAt(index, history.length - 1, over ? '-' : '…');
   }
   const chart = $('chart');
   const width = chart.width.baseVal.value, height = chart.height.baseVal.value;
@@ -295,6 +390,7 @@ function setStatus(key, pageState) {
 // ----- the game -----
 function play(action) {
   generation += 1;  // a search still running is for the old position
+  reviewing = null;
   selected = null;
   history.push(game.next(state(), action));
   played.push(action);
@@ -374,6 +470,7 @@ function takeBack() {
   const last = played.findLastIndex((_, ply) => moverOf(ply) === human);
   if (last < 0 || document.body.dataset.state === 'error') return;
   generation += 1;
+  reviewing = null;
   history.length = last + 1;
   played.length = last;
   chances.length = last + 1;
@@ -387,6 +484,8 @@ function newGame() {
   history = [game.initial()];
   played = [];
   chances = [];
+  reviewing = null;
+  $('record-error').textContent = '';
   afterMove().catch(failed);
 }
 
@@ -418,6 +517,7 @@ async function loadGame(name) {
   chances = [];
   selected = null;
   analysis = null;
+  reviewing = null;
   focusSquare = 0;
   applyLanguage(false);
   setStatus('loading', 'loading');
@@ -448,6 +548,12 @@ async function main() {
   $('game').addEventListener('change', () => loadGame($('game').value).catch(failed));
   $('new-game').addEventListener('click', newGame);
   $('take-back').addEventListener('click', takeBack);
+  $('load').addEventListener('click', loadRecord);
+  $('review-first').addEventListener('click', () => review(0).catch(failed));
+  $('review-back').addEventListener('click', () => review(shownIndex() - 1).catch(failed));
+  $('review-forward').addEventListener('click', () => review(shownIndex() + 1).catch(failed));
+  $('review-last').addEventListener('click', () => review(history.length - 1).catch(failed));
+  $('save').addEventListener('click', saveRecord);
   $('side').addEventListener('change', newGame);  // a new game with the chosen side, at once
   $('heat').addEventListener('change', render);
   $('board').addEventListener('keydown', onKey);

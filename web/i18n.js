@@ -21,6 +21,12 @@ const TEXT = {
     gameLabel: 'Game', youPlay: 'You play', first: 'first', second: 'second', level: 'AI level', analysis: "Show the AI's analysis",
     newGame: 'New game', takeBack: 'Take back', takeBackTitle: "take back your last move and the AI's answer",
     moves: 'Moves', language: 'Language',
+    reviewTitle: 'Review', reviewStatus: 'Reviewing the game',
+    reviewAt: (index, count, best) => `Position ${index} of ${count}: the AI's best move ${best}`,
+    recordLabel: 'The game as text: copy it, or paste one and Load', load: 'Load', save: 'Save to a file',
+    notLegal: (word, plies) => `"${word}" is not a legal move after ${plies} moves`,
+    overBefore: (word) => `the game is over before "${word}"`,
+    randomDeal: 'Point-Othello deals its values at random: a game cannot be loaded again',
     note: 'The chart is the AI\'s estimate of your chances after each move (top: you win). The shading on the '
       + 'board is the search\'s share of visits per move of the side to move: what the AI plays, or what it '
       + 'would suggest to you. Keys: arrows move on the board, Enter or Space plays.',
@@ -43,6 +49,12 @@ const TEXT = {
     gameLabel: 'ゲーム', youPlay: 'あなたは', first: '先手', second: '後手', level: 'AI の強さ', analysis: 'AI の読みを表示',
     newGame: '新しい対局', takeBack: '待った', takeBackTitle: 'あなたの最後の手と AI の応手を取り消します',
     moves: '棋譜', language: '言語',
+    reviewTitle: '振り返り', reviewStatus: '対局を振り返っています',
+    reviewAt: (index, count, best) => `${count} 手中 ${index} 手目の局面: AI の最善手 ${best}`,
+    recordLabel: '棋譜の文字列: コピーするか、貼り付けて「読み込む」', load: '読み込む', save: 'ファイルに保存',
+    notLegal: (word, plies) => `${plies} 手目のあとの「${word}」は指せる手ではありません`,
+    overBefore: (word) => `「${word}」の前に対局が終わっています`,
+    randomDeal: '点数制リバーシは値をランダムに配るので、対局を読み込み直すことはできません',
     note: 'グラフは各手のあとの AI によるあなたの勝ちの見込みです（上ほどあなたが有利）。盤上の色は手番側の各手に'
       + '探索が割いた訪問の割合で、AI が指す手、またはあなたへの助言です。キー操作: 矢印で移動、Enter か Space で着手。',
     chartLabel: 'AI が見積もるあなたの勝ちの見込み（手ごと）',

@@ -7,6 +7,10 @@
 //   node web/test/e2e.mjs error   URL screenshot.png   the page must explain a missing model
 //   node web/test/e2e.mjs picker  URL screenshot.png   every game picked in turn from one server: its name, board
 //                                                      and a move; a game named in the address (#connect4)
+//   node web/test/e2e.mjs record  URL screenshot.png   8x8 Othello: a few moves, the game as text, loaded again
+//                                                      after a new game; a text with an illegal move refused
+//   node web/test/e2e.mjs review  URL screenshot.png   tic-tac-toe: a finished game loaded from text, stepped through
+//                                                      with the AI's estimate and best move at each position
 //   node web/test/e2e.mjs languages URL screenshot.png  tic-tac-toe in Japanese (?lang=ja), then English chosen
 //                                                      on the page and kept on reload; the board's coordinates
 // Every mode fails on a console error or a failed request. Chromium is Debian's (/usr/bin/chromium,
@@ -32,7 +36,55 @@ try {
   const squaresOf = (selector) => page.$$eval(selector, (found) => found.map((s) => Number(s.dataset.square)));
   const text = async (selector) => (await page.textContent(selector)).trim();
 
-  if (mode === 'picker') {
+  if (mode === 'review') {
+    const marks = () => page.$$eval('.square .mark', (found) => found.length);
+    await waitFor(['human']);
+    if (!(await page.$eval('#review', (r) => r.hidden))) fail('the review is offered before the game is over');
+    await page.fill('#record', 'a1b1a2b2a3');  // the first player wins down the a column
+    await page.click('#load');
+    await waitFor(['over']);
+    if (await page.$eval('#review', (r) => r.hidden)) fail('no review after the game');
+    await page.click('#review-first');
+    await waitFor(['review']);
+    const first = await text('#review-text');
+    if (!/^Position 0 of 5: the AI's best move [abc][123]$/.test(first) || await marks() !== 0) fail(`the first position: ${first}`);
+    if (!(await page.$$('.heat')).length || !/%/.test(await text('#value-text'))) fail('no analysis in the review');
+    for (const step of [1, 2]) {
+      await page.click('#review-forward');
+      await page.waitForFunction((n) => document.body.dataset.state === 'review'
+        && document.getElementById('review-text').textContent.startsWith(`Position ${n} `), step, { timeout: 60000 });
+      if (await marks() !== step) fail(`position ${step} shows ${await marks()} marks`);
+    }
+    await page.click('#review-back');
+    await page.waitForFunction(() => document.body.dataset.state === 'review'
+      && document.getElementById('review-text').textContent.startsWith('Position 1 '), null, { timeout: 60000 });
+    await page.click('#review-last');
+    await waitFor(['over']);
+    if (await marks() !== 5 || await text('#status') !== 'You win') fail(`the end: ${await marks()} marks, ${await text('#status')}`);
+    console.log(`reviewed: ${first}`);
+  } else if (mode === 'record') {
+    const record = () => page.$eval('#record', (r) => r.value);
+    for (let move = 0; move < 3; move++) {
+      await waitFor(['human']);
+      const legal = await squaresOf('.square.legal');
+      await page.click(`.square[data-square="${legal[0]}"]`);
+    }
+    await waitFor(['human', 'over']);
+    const saved = await record(), listed = await count('#moves li');
+    if (!/^([a-h][1-8]){6,}$/.test(saved)) fail(`the game as text: ${saved}`);
+    await page.click('#new-game');
+    await waitFor(['human']);
+    if (await record() !== '') fail(`a new game shows the text ${await record()}`);
+    await page.fill('#record', saved.toUpperCase().replace(/(..)/g, '$1 '));  // any case, spaces between moves
+    await page.click('#load');
+    await waitFor(['human', 'over']);
+    if (await record() !== saved || await count('#moves li') !== listed) fail(`loaded ${await record()}, not ${saved}`);
+    await page.fill('#record', 'f5 z9');
+    await page.click('#load');
+    const refused = await text('#record-error');
+    if (refused !== '"z9" is not a legal move after 1 moves' || await count('#moves li') !== listed) fail(`an illegal text: ${refused}`);
+    console.log(`saved and loaded ${saved}; refused: ${refused}`);
+  } else if (mode === 'picker') {
     const { GAMES } = await import('../games.js');
     const { gameName } = await import('../i18n.js');
     await waitFor(['human']);
