@@ -18,7 +18,7 @@ from alphazero.cli import ArgumentParser, UserError, run
 from alphazero.exact import describe, exact_strength
 from alphazero.files import model_advice, playing_sims
 from alphazero.batched_mcts import SearchOptions
-from alphazero.flags import add_engine_flags, add_search_flags, search_options
+from alphazero.flags import add_engine_flags, add_search_flags, add_settai_flag, search_options
 from alphazero.games import add_game_flag, as_game, load_game, model_path, playing_model_path
 from alphazero.inference import onnx_is_current, use_device
 from alphazero.limits import MAX_ENGINES, MAX_GAMES, MAX_PARALLEL, check_search, file_path, whole_number
@@ -50,7 +50,7 @@ def mean(points):
 def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT, *,
                          cache=True, backend='auto', seed=None, exact=True, engines=(),
                          engine_game_count=EP_ENGINE_GAME_COUNT, opening=EP_OPENING, pool=None, opponents=None,
-                         path=None, parallel=EP_PARALLEL, versus=(), options=SearchOptions()):
+                         path=None, parallel=EP_PARALLEL, versus=(), options=SearchOptions(), settai=False):
     game = as_game(game)
     fixed = {name: action for name, action in game.opponents().items() if opponents is None or name in opponents}
     path = path or playing_model_path(game)
@@ -90,7 +90,8 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
         # All games at once, so that the best player's searches share network calls (the network is
         # loaded here only when it plays or is judged here)
         judged = exact and game.SOLVABLE
-        best = mcts_player(path, game, evaluate_count, 0.0, cache, backend, seed, options) if matches or judged else None
+        best = (mcts_player(path, game, evaluate_count, 0.0, cache, backend, seed, options, settai)
+                if matches or judged else None)
         pairings = [pair for _, opponent, count, _ in matches for pair in match_pairings(best, opponent, count)]
         match_openings = [moves for *_, moves_of_match in matches for moves in moves_of_match]
         # A game dealt at random (point-Othello's values) is played twice per deal, colours swapped
@@ -160,11 +161,14 @@ def parse_args(argv=None):
                         help='games played at once; each engine game runs its own copy of the engine, so give a slow '
                              'engine about as many as there are cores (default: %(default)s)')
     add_search_flags(parser, None, PV_EVALUATE_COUNT)
+    add_settai_flag(parser)
     add_worker_flags(parser)
     args = parse_game_args(parser, argv, ('evaluation',))
     game = load_game(args.game)
     check_engines(game, args.engine, args.parallel)
     check_search(game, args.sims or PV_EVALUATE_COUNT, args.parallel)
+    if args.settai and args.workers:
+        raise UserError('--settai plays in this process only: leave out --workers')
     args.opponents = chosen_opponents(game, args.opponent)
     if args.opponents == [] and not args.engine and not args.versus:
         raise UserError('--opponent none leaves nothing to play: add an --engine or a --versus model, or name an opponent')
@@ -182,7 +186,8 @@ def main():
         evaluate_best_player(game, args.games, args.sims, cache=args.cache, backend=args.backend, seed=args.seed,
                              engines=args.engine, engine_game_count=args.engine_games,
                              opening=args.opening, pool=pool, opponents=args.opponents, path=args.model,
-                             parallel=args.parallel, versus=args.versus, options=search_options(args))
+                             parallel=args.parallel, versus=args.versus, options=search_options(args),
+                             settai=args.settai)
 
 
 if __name__ == '__main__':

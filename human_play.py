@@ -12,7 +12,7 @@ import numpy as np
 from alphazero.batched_mcts import Evaluator, SearchOptions
 from alphazero.cli import ArgumentParser, UserError, run
 from alphazero.files import playing_sims
-from alphazero.flags import add_search_option_flags, search_options
+from alphazero.flags import add_search_option_flags, add_settai_flag, search_options
 from alphazero.games import add_game_flag, as_game, load_game, player_value, playing_model_path
 from alphazero.inference import load_network
 from alphazero.limits import MAX_SIMS, check_search, file_path, whole_number
@@ -357,12 +357,12 @@ def play_piece_window(game, next_action, human_first):
 # The AI's move function: the book's search; in a game with hidden information (point-Othello's
 # future values) the batched search over samples of what it cannot see, so that it plays fair; with
 # search options beyond the book (--gumbel, --fpu, --margin-weight), the batched search with them
-def ai_action(game, network, sims, options=SearchOptions()):
+def ai_action(game, network, sims, options=SearchOptions(), settai=False):
     determinize = as_game(game).determinize
-    if determinize is None and options == SearchOptions():
+    if determinize is None and options == SearchOptions() and not settai:
         return pv_mcts_action(network, 0.0, sims)
     player = MctsPlayer(Evaluator(network), sims, 0.0, np.random.default_rng(), determinize=determinize,
-                        options=options)
+                        options=options, settai=settai)
     return lambda state: player.choose([state])[0][0]
 
 
@@ -375,6 +375,7 @@ def parse_args(argv=None):
     parser.add_argument('--sims', type=whole_number(1, MAX_SIMS), help=f'search simulations per move (default: what the model records, else {PV_EVALUATE_COUNT})')
     parser.add_argument('--model', type=file_path, help="a model file, .h5 or .onnx (default: the game's best.h5, on onnxruntime when its export is current)")
     add_search_option_flags(parser)
+    add_settai_flag(parser)
     args = parser.parse_args(argv)
     return args
 
@@ -390,7 +391,7 @@ def main():
     sims, why = playing_sims(args.sims, path, PV_EVALUATE_COUNT)
     check_search(game, sims)
     print(f'AI: {description}, {sims} simulations per move ({why})', file=sys.stderr)
-    next_action = ai_action(game, network, sims, search_options(args))
+    next_action = ai_action(game, network, sims, search_options(args), args.settai)
     if args.text:
         play_text(game, next_action, not args.second)
     elif game.action_squares:

@@ -38,6 +38,12 @@ def add_search_option_flags(parser):
                              'R x sqrt(prior of the visited moves), instead of 0 as in the book')
 
 
+def add_settai_flag(parser):
+    parser.add_argument('--settai', action='store_true',
+                        help='settai mode (接待): the AI aims for a close result, not a win, without playing a move its '
+                             'search sees as losing (docs/recipes.md)')
+
+
 def add_exploration_flags(parser, dirichlet, random_opening, greedy_after, dirichlet_weight):
     """Ways for self-play to try moves its network would not (self_play.py's SP_ constants)."""
     parser.add_argument('--dirichlet', type=real_number(0, 1000), default=dirichlet, metavar='ALPHA',

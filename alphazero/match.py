@@ -20,6 +20,25 @@ from alphazero.inference import load_network, set_margin_weight
 
 
 DETERMINIZATIONS = 4  # samples of the hidden information searched per move (games that have some)
+SETTAI_FLOOR = 0.0   # settai mode never plays a move whose searched value for it is below this,
+SETTAI_GIVE = 0.4    # nor one worse than its best move's by more than this
+SETTAI_MIN_SIMS = 16  # simulations per move searched in settai mode, at least
+
+
+def settai_choice(legal_actions, visits, q, margins=None):
+    """接待 (settai): the move that keeps the game closest to even without throwing it. Among the
+    searched moves whose value for the side to move is at least SETTAI_FLOOR and within SETTAI_GIVE
+    of the best move's, the one whose final margin (a margin head's prediction, for the side to move)
+    is nearest 0, or without margins the one whose value is nearest 0; the most visited move when no
+    move qualifies (the side to move is behind: it plays to catch up). `visits`, `q` (and `margins`)
+    are indexed by action."""
+    searched = [a for a in legal_actions if visits[a] > 0]
+    best = max((q[a] for a in searched), default=0.0)
+    candidates = [a for a in searched if q[a] >= max(SETTAI_FLOOR, best - SETTAI_GIVE)]
+    if not candidates:
+        return max(legal_actions, key=lambda a: visits[a])
+    closeness = (lambda a: abs(margins[a])) if margins is not None else (lambda a: abs(q[a]))
+    return min(candidates, key=lambda a: (closeness(a), -visits[a]))
 
 
 class MctsPlayer:
@@ -36,14 +55,14 @@ class MctsPlayer:
     `greedy_after`) and the move distribution is its improved policy. `fast_sims` turns on playout
     cap randomization (KataGo): each move is searched in full with probability `full_share`, else
     with `fast_sims` simulations, no noise and no forced playouts, and returns no move distribution,
-    so that self-play does not train on it."""
+    so that self-play does not train on it. `settai` plays settai_choice: a close game, not a win."""
 
     def __init__(self, evaluator, evaluate_count, temperature, rng, dirichlet_alpha=0.0, dirichlet_weight=0.25,
                  greedy_after=None, determinize=None, samples=DETERMINIZATIONS, options=SearchOptions(),
-                 fast_sims=None, full_share=1.0):
-        if determinize is not None and (options.gumbel or options.forced_playouts):
-            raise UserError('Gumbel root search and forced playouts need the whole position: this game hides '
-                            'part of it (self-play may see it: leave out --no-peek)')
+                 fast_sims=None, full_share=1.0, settai=False):
+        if determinize is not None and (options.gumbel or options.forced_playouts or settai):
+            raise UserError('Gumbel root search, forced playouts and settai mode need the whole position: this game '
+                            'hides part of it (self-play may see it: leave out --no-peek)')
         if options.margin_weight:
             set_margin_weight(evaluator.network, options.margin_weight, 'the model')
         self.evaluator = evaluator
@@ -57,6 +76,7 @@ class MctsPlayer:
         self.options = options
         self.fast_sims = fast_sims
         self.full_share = full_share
+        self.settai = settai
 
     def visits(self, states):
         """The visit counts of a full search of each state (summed over the samples of what it hides)."""
@@ -75,6 +95,8 @@ class MctsPlayer:
         return result
 
     def choose(self, states, games=None):
+        if self.settai:
+            return self.settai_choices(states)
         greedy = [self.greedy_after is not None and games is not None and games[i].plies >= self.greedy_after
                   for i in range(len(states))]
         full = np.ones(len(states), dtype=bool) if self.fast_sims is None else self.rng.random(len(states)) < self.full_share
@@ -104,6 +126,28 @@ class MctsPlayer:
                 scores = visits_to_scores(counts[legal_actions], self.temperature)
                 action = self.rng.choice(legal_actions, p=scores)
         return int(action), None if fast else policy
+
+    def settai_choices(self, states):
+        """Settai mode: every legal move's position is searched on its own (the simulations shared
+        among them, all in one batched search), so that each move has a value the search stands by,
+        then settai_choice picks one. Returns (action, None) per state."""
+        children = [[(a, state.next(a)) for a in state.legal_actions()] for state in states]
+        open_children = [child for moves in children for _, child in moves if not child.is_done()]
+        count = max(SETTAI_MIN_SIMS, self.evaluate_count)
+        values = iter([])
+        if open_children:  # each child's value for its side to move: the visit-weighted mean of its moves' Q
+            result = search_roots(self.evaluator, open_children, count, self.options)
+            values = iter((result.visits * result.q).sum(axis=1) / np.maximum(result.visits.sum(axis=1), 1))
+        network = self.evaluator.network
+        choices = []
+        for moves in children:
+            q = {a: -terminal_value(child) if child.is_done() else -next(values) for a, child in moves}
+            margins = None
+            if getattr(network, 'has_margin', False):  # the margin head's prediction, for the side to move now
+                predicted = network.outputs(np.stack([child.planes() for _, child in moves]))[2]
+                margins = {a: -m for (a, _), m in zip(moves, predicted)}
+            choices.append((settai_choice([a for a, _ in moves], dict.fromkeys(q, 1), q, margins), None))
+        return choices
 
 
 class FunctionPlayer:
@@ -255,10 +299,10 @@ def random_opening(game, max_moves, rng):
 # A search player for a model file; in a game with hidden information it searches only what it can
 # see (samples of the rest), as whenever it plays someone else
 def mcts_player(path, game, evaluate_count, temperature, cache=True, backend='auto', seed=None,
-                options=SearchOptions()):
+                options=SearchOptions(), settai=False):
     network, _ = load_network(path, game, backend)
     return MctsPlayer(Evaluator(network, cache), evaluate_count, temperature, np.random.default_rng(seed),
-                      determinize=game.determinize, options=options)
+                      determinize=game.determinize, options=options, settai=settai)
 
 
 def play_self_play(game, network, count, settings, rng, progress=None):

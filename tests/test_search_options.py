@@ -198,3 +198,30 @@ def test_the_players_take_the_search_options(network, workdir):
     state = game.State()
     assert action(state) in state.legal_actions()
     assert search_options(gtp_engine.parse_args(['--gumbel', '8'])).gumbel_considered == 8
+
+
+# ----- settai (接待) mode -----
+def test_settai_prefers_the_closest_move_that_does_not_lose():
+    from alphazero.match import settai_choice
+    legal = [0, 1, 2, 3]
+    visits = np.array([30, 10, 5, 4])
+    # Within 0.4 of the best (0.9) and not below 0: moves 0 and 1; the value nearest 0 is move 1's
+    q = np.array([0.9, 0.6, 0.3, -0.5])
+    assert settai_choice(legal, visits, q) == 1
+    # With margins, the smallest margin among those two
+    assert settai_choice(legal, visits, q, np.array([0.1, -0.3, 0.0, 0.0])) == 0
+    assert settai_choice(legal, visits, q, np.array([0.4, -0.3, 0.0, 0.0])) == 1
+    # Never below 0, even when within 0.4 of the best; an unsearched move is never chosen
+    assert settai_choice(legal, visits, np.array([0.3, -0.05, 0.2, -0.5])) == 2
+    assert settai_choice(legal, np.array([30, 10, 5, 0]), np.array([0.3, -0.05, 0.25, 0.0])) == 2
+    # Behind everywhere: the most visited move, to catch up
+    assert settai_choice(legal, visits, np.full(4, -0.6)) == 0
+
+
+def test_settai_never_throws_the_game(network):
+    # x (to move) can win at 2; o threatens 3-4-5, so every move but 2 and 5 loses
+    state = state_from([0, 1], [3, 4])
+    settai = MctsPlayer(Evaluator(network), 200, 0.0, np.random.default_rng(0), settai=True)
+    assert settai.choose([state])[0][0] in (2, 5)
+    # With the win gone (o holds 2), blocking at 5 is the only move that does not lose
+    assert settai.choose([state_from([0, 1, 6], [2, 3, 4])])[0][0] == 5
