@@ -104,6 +104,8 @@ def draw(results, path):
     import matplotlib.pyplot as plt
     table = summary(results)
     names = sorted({name for recipe in table.values() for name in recipe})
+    clocks = {mark.get('clock') for entry in results['runs'].values() for mark in entry['marks'].values()}
+    clock = 'cpu_elapsed' if clocks == {'cpu_elapsed'} else 'elapsed'
     figure, axes = plt.subplots(1, len(names), figsize=(5 * len(names), 4), squeeze=False)
     for axis, name in zip(axes[0], names):
         for recipe, measures in sorted(table.items()):
@@ -114,7 +116,7 @@ def draw(results, path):
                 axis.scatter([m] * len(measures[name][m]), measures[name][m], color=line.get_color(), alpha=0.3, s=12)
         axis.set_title(name)
         axis.set_ylim(-0.02, 1.02)
-        axis.set_xlabel('training minutes (one core)')
+        axis.set_xlabel('processor minutes of training (one core)' if clock == 'cpu_elapsed' else 'training minutes (one core)')
         axis.set_ylabel('score' if results['game'] == 'othello8' else 'share of solved positions kept')
         axis.grid(alpha=0.3)
         axis.legend(fontsize=8)
