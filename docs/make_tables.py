@@ -86,21 +86,18 @@ RECIPES_BEGIN = '<!-- the table below is made by docs/make_tables.py from docs/r
 
 
 def recipes_table(page):
-    rows = ['| game | recipe | measure | runs | ' + ' | '.join(f'{m} min: median (worst)' for m in (10, 20, 30)) + ' |',
-            '|---|---|---|---|---|---|---|']
+    sys.path.insert(0, os.path.join(ROOT, 'bench'))
+    from compare_recipes import MARKS, summary
+    rows = ['| game | recipe | measure | runs | ' + ' | '.join(f'{m} min: median (worst)' for m in MARKS) + ' |',
+            '|---' * (4 + len(MARKS)) + '|']
     for path in sorted(glob.glob(os.path.join(ROOT, 'docs', 'recipes', '*.json'))):
         with open(path, encoding='utf-8') as f:
             results = json.load(f)
-        table = {}
-        for entry in results['runs'].values():
-            for mark, measured in entry['marks'].items():
-                for name, value in measured['scores'].items():
-                    table.setdefault((entry['recipe'], name), {}).setdefault(int(mark), []).append(value)
-        for (recipe, name), marks in sorted(table.items()):
-            cells = [f'{statistics.median(marks[m]):.3f} ({min(marks[m]):.3f})' if m in marks else '-'
-                     for m in (10, 20, 30)]
-            runs = max(len(v) for v in marks.values())
-            rows.append(f'| {results["game"]} | {recipe} | {name} | {runs} | ' + ' | '.join(cells) + ' |')
+        for recipe, measures in sorted(summary(results).items()):
+            for name, marks in sorted(measures.items()):
+                cells = [f'{statistics.median(marks[m]):.3f} ({min(marks[m]):.3f})' if m in marks else '-' for m in MARKS]
+                runs = max(len(v) for v in marks.values())
+                rows.append(f'| {results["game"]} | {recipe} | {name} | {runs} | ' + ' | '.join(cells) + ' |')
     return '\n'.join(rows)
 
 

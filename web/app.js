@@ -316,19 +316,11 @@ function loadRecord() {
     return;
   }
   const parsed = parseRecord($('record').value);
-  $('record-error').textContent = parsed.error || '';
-  if (parsed.error) return;
-  generation += 1;
-  reviewing = null;
-  humanFirst = $('side').value === 'first';
-  history = [game.initial()];
-  played = [];
-  for (const action of parsed.moves) {
-    history.push(game.next(state(), action));
-    played.push(action);
+  if (parsed.error) {
+    $('record-error').textContent = parsed.error;
+    return;
   }
-  chances = [];
-  afterMove().catch(failed);
+  startGame(parsed.moves);
 }
 
 function saveRecord() {
@@ -477,17 +469,24 @@ function takeBack() {
   afterMove().catch(failed);
 }
 
-function newGame() {
+// A game from the start with the chosen side, after `moves` (a loaded game's)
+function startGame(moves = []) {
   if (!game || !session) return;
   generation += 1;
   humanFirst = $('side').value === 'first';
   history = [game.initial()];
   played = [];
+  for (const action of moves) {
+    history.push(game.next(state(), action));
+    played.push(action);
+  }
   chances = [];
   reviewing = null;
   $('record-error').textContent = '';
   afterMove().catch(failed);
 }
+
+const newGame = () => startGame();
 
 // Arrow keys move between squares; Enter and Space press the focused square's button
 function onKey(event) {
