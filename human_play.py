@@ -15,8 +15,10 @@ from alphazero.files import playing_sims
 from alphazero.flags import add_search_option_flags, add_settai_flag, search_options
 from alphazero.games import add_game_flag, as_game, load_game, player_value, playing_model_path
 from alphazero.inference import load_network
+from alphazero.levels import Level, choose_level, full_strength, levels_for
 from alphazero.limits import MAX_SIMS, check_search, file_path, whole_number
-from alphazero.match import MctsPlayer
+from alphazero.match import level_player
+from alphazero.words import LANGUAGES, WORDS, colour, language, level_text, words
 from pv_mcts import PV_EVALUATE_COUNT, pv_mcts_action
 
 # Parameters
@@ -25,8 +27,8 @@ MARKS = {1: 'o', -1: 'x'}  # the first player's and the second player's stones
 
 
 # The result line shown when the game is over, from the human's side
-def result_text(state, human_first):
-    return {1: 'You win', 0: 'Draw', -1: 'You lose'}[player_value(state, human_first)]
+def result_text(state, human_first, said=WORDS['en']):
+    return said[{1: 'win', 0: 'draw', -1: 'lose'}[player_value(state, human_first)]]
 
 
 # The move the human must make without choosing: the only legal action when no square is
@@ -82,20 +84,20 @@ def board_text(state, game):
 
 # Ask until the human types a legal move (its number, or its name where the game names moves);
 # None at end of input
-def ask_action(state, read=input, game=None):
+def ask_action(state, read=input, game=None, said=WORDS['en']):
     legal_actions = state.legal_actions()
     named = game is not None and game.action_name is not None
     offered = ' '.join(game.action_name(state, a) for a in legal_actions) if named else legal_actions
     while True:
         try:
-            answer = read(f'your move {offered}: ').strip()
+            answer = read(said['ask'].format(offered=offered)).strip()
         except EOFError:
             return None
         if named and game.parse_action(state, answer) is not None:
             return game.parse_action(state, answer)
         if not named and answer.lstrip('-').isdigit() and int(answer) in legal_actions:
             return int(answer)
-        print(f'{answer!r} is not a legal move; type one of {offered}')
+        print(said['illegal'].format(answer=answer, offered=offered))
 
 
 # How a move is shown: its number, or its name where the game names moves
@@ -103,36 +105,36 @@ def move_text(game, state, action):
     return game.action_name(state, action) if game.action_name else str(action)
 
 
-def play_text(game, next_action, human_first, read=input):
+def play_text(game, next_action, human_first, read=input, said=WORDS['en']):
     game = as_game(game)
     state = game.State()
     if game.action_name:
-        print(f'You play {game.SIDE_NAMES[0 if human_first else 1]}. {game.MOVE_HELP}')
+        print(said['you_play'].format(side=game.SIDE_NAMES[0 if human_first else 1], help=game.MOVE_HELP))
     else:
-        where = 'under a column' if moves_are_columns(game) else 'on a square'
-        print(f'You are {MARKS[1] if human_first else MARKS[-1]}. Type the number shown {where}.')
+        where = said['under_column'] if moves_are_columns(game) else said['on_square']
+        print(said['you_are'].format(mark=MARKS[1] if human_first else MARKS[-1], where=where))
     while not state.is_done():
         print(board_text(state, game), end='\n\n')
         if state.is_first_player() == human_first:
             action = forced_action(state, game)
             if action is not None:
-                print('you have no move and pass')
+                print(said['pass'])
             else:
-                action = ask_action(state, read, game)
+                action = ask_action(state, read, game, said)
             if action is None:
-                print('\nbye')
+                print('\n' + said['bye'])
                 return None
         else:
             action = next_action(state)
-            print(f'AI plays {move_text(game, state, action)}')
+            print(said['ai_plays'].format(move=move_text(game, state, action)))
         state = state.next(action)
     print(board_text(state, game))
-    print(result_text(state, human_first))
+    print(result_text(state, human_first, said))
     return state
 
 
 # ----- the window -----
-def play_window(game, next_action, human_first):
+def play_window(game, next_action, human_first, said=WORDS['en']):
     import tkinter as tk
 
     rows, columns = game.BOARD_SHAPE
@@ -212,13 +214,13 @@ def play_window(game, next_action, human_first):
                     self.canvas.create_line(x + SQUARE_SIZE - 10, y + 10, x + 10, y + SQUARE_SIZE - 10, width=2, fill='#5D5D5D')
             human_to_move = self.state.is_first_player() == human_first
             if self.state.is_done():
-                status = result_text(self.state, human_first) + ' - click for a new game'
+                status = result_text(self.state, human_first, said) + said['again']
             elif human_to_move and forced_action(self.state, game) is not None:
-                status = 'you have no move and pass'
+                status = said['pass']
             else:
-                status = 'your move' if human_to_move else 'AI is thinking...'
+                status = said['your_move'] if human_to_move else said['thinking']
             if stone_colors:
-                status = f'you: {stone_colors[0 if human_first else 1]} - ' + status
+                status = said['you_side'].format(side=colour(stone_colors[0 if human_first else 1], said)) + status
             if game.status:  # point-Othello: the scores and the values to place
                 status += '\n' + game.status(self.state, stone_colors)
             self.canvas.create_text(columns * SQUARE_SIZE // 2, rows * SQUARE_SIZE + status_height // 2, text=status)
@@ -238,7 +240,7 @@ def open_window(frame):
 
 # ----- the window for games whose pieces move (shogi): pick a piece (or a piece in hand), then the
 # square it goes to -----
-def play_piece_window(game, next_action, human_first):
+def play_piece_window(game, next_action, human_first, said=WORDS['en']):
     import tkinter as tk
 
     rows, columns = game.BOARD_SHAPE
@@ -344,11 +346,12 @@ def play_piece_window(game, next_action, human_first):
                                                      width=3, outline='#2962FF')
                     self.draw_piece(i * hand_height + hand_height / 2, y + hand_height / 2, hand_height, piece, player)
             if self.state.is_done():
-                status = result_text(self.state, human_first) + ' - click for a new game'
+                status = result_text(self.state, human_first, said) + said['again']
             else:
-                status = ('your move: pick a piece, then its square' if self.human_to_move() else 'AI is thinking...')
+                status = said['pick'] if self.human_to_move() else said['thinking']
             side = game.SIDE_NAMES[0 if human_first else 1]
-            self.canvas.create_text(columns * SQUARE_SIZE // 2, board_bottom + hand_height + 25, text=f'you: {side} - {status}',
+            self.canvas.create_text(columns * SQUARE_SIZE // 2, board_bottom + hand_height + 25,
+                                    text=said['you_side'].format(side=side) + status,
                                     width=columns * SQUARE_SIZE - 10, justify='center')
 
     open_window(ShogiUI)
@@ -356,13 +359,14 @@ def play_piece_window(game, next_action, human_first):
 
 # The AI's move function: the book's search; in a game with hidden information (point-Othello's
 # future values) the batched search over samples of what it cannot see, so that it plays fair; with
-# search options beyond the book (--gumbel, --fpu, --margin-weight), the batched search with them
-def ai_action(game, network, sims, options=SearchOptions(), settai=False):
+# search options beyond the book (--gumbel, --fpu, --margin-weight), settai mode or a level (its policy
+# alone, or its number of simulations), the batched players
+def ai_action(game, network, sims, options=SearchOptions(), settai=False, level=None):
     determinize = as_game(game).determinize
-    if determinize is None and options == SearchOptions() and not settai:
+    if determinize is None and options == SearchOptions() and not settai and level is None:
         return pv_mcts_action(network, 0.0, sims)
-    player = MctsPlayer(Evaluator(network), sims, 0.0, np.random.default_rng(), determinize=determinize,
-                        options=options, settai=settai)
+    level = level or Level(0, sims, 0.0)
+    player = level_player(Evaluator(network), level, np.random.default_rng(), determinize, settai, options)
     return lambda state: player.choose([state])[0][0]
 
 
@@ -372,8 +376,13 @@ def parse_args(argv=None):
     add_game_flag(parser)
     parser.add_argument('--text', action='store_true', help='play in the terminal instead of a window')
     parser.add_argument('--second', action='store_true', help='let the AI move first')
-    parser.add_argument('--sims', type=whole_number(1, MAX_SIMS), help=f'search simulations per move (default: what the model records, else {PV_EVALUATE_COUNT})')
+    parser.add_argument('--level', type=whole_number(1, 10), metavar='N',
+                        help='play at level N, 1 the weakest (the levels and their measured strength: docs/strength.md); '
+                             'default: full strength')
+    parser.add_argument('--sims', type=whole_number(1, MAX_SIMS), help=f'search simulations per move at full strength (default: what the model records, else {PV_EVALUATE_COUNT})')
     parser.add_argument('--model', type=file_path, help="a model file, .h5 or .onnx (default: the game's best.h5, on onnxruntime when its export is current)")
+    parser.add_argument('--lang', choices=LANGUAGES, help='the language of the window and the terminal (default: Japanese '
+                                                          'when the locale is Japanese, else English)')
     add_search_option_flags(parser)
     add_settai_flag(parser)
     args = parser.parse_args(argv)
@@ -386,18 +395,24 @@ def main():
     if not args.text and not game.has_window:
         raise UserError(f'{game.NAME} has no window here: play it with --text, or in a shogi GUI through '
                         'usi_engine.py (docs/shogi.md)')
+    said = words(language(args.lang))
     path = args.model or playing_model_path(game)
     network, description = load_network(path, game)
     sims, why = playing_sims(args.sims, path, PV_EVALUATE_COUNT)
     check_search(game, sims)
-    print(f'AI: {description}, {sims} simulations per move ({why})', file=sys.stderr)
-    next_action = ai_action(game, network, sims, search_options(args), args.settai)
+    levels = levels_for(path, sims)
+    level = choose_level(levels, args.level) if args.level else None
+    print(f'AI: {description}, {sims} simulations per move at full strength ({why}); playing at '
+          f'{level_text(level or full_strength(levels, sims), said)} of {len(levels)}', file=sys.stderr)
+    if args.settai:
+        print(said['settai'], file=sys.stderr)
+    next_action = ai_action(game, network, sims, search_options(args), args.settai, level)
     if args.text:
-        play_text(game, next_action, not args.second)
+        play_text(game, next_action, not args.second, said=said)
     elif game.action_squares:
-        play_piece_window(game, next_action, not args.second)
+        play_piece_window(game, next_action, not args.second, said)
     else:
-        play_window(game, next_action, not args.second)
+        play_window(game, next_action, not args.second, said)
 
 
 if __name__ == '__main__':

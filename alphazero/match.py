@@ -8,6 +8,7 @@ together, and an engine player lets its engine processes think at the same time.
 """
 import dataclasses
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -148,6 +149,38 @@ class MctsPlayer:
                 margins = {a: -m for (a, _), m in zip(moves, predicted)}
             choices.append((settai_choice([a for a, _ in moves], dict.fromkeys(q, 1), q, margins), None))
         return choices
+
+
+class PolicyPlayer:
+    """The network's policy alone, no search (the weakest levels): its most likely legal move at
+    temperature 0, else a legal move drawn from the policy's probabilities raised to 1/temperature.
+    Returns (action, None) per state."""
+
+    def __init__(self, evaluator, temperature, rng):
+        self.evaluator = evaluator
+        self.temperature = temperature
+        self.rng = rng
+
+    def choose(self, states, games=None):
+        policies, _ = self.evaluator(states)
+        choices = []
+        for state, policy in zip(states, policies):
+            legal_actions = state.legal_actions()
+            scores = visits_to_scores(policy[legal_actions], self.temperature)
+            choices.append((int(self.rng.choice(legal_actions, p=scores / scores.sum())), None))
+        return choices
+
+
+def level_player(evaluator, level, rng, determinize=None, settai=False, options=SearchOptions()):
+    """The player of a level (alphazero/levels.py): its policy alone at 0 simulations, else its
+    search (with `options`; in settai mode, settai_choice over the search)."""
+    if level.simulations == 0:
+        if settai:
+            raise UserError(f'settai mode searches every move: level {level.number} plays without a search; '
+                            'choose a higher level')
+        return PolicyPlayer(evaluator, level.temperature, rng)
+    return MctsPlayer(evaluator, level.simulations, level.temperature, rng, determinize=determinize, options=options,
+                      settai=settai)
 
 
 class FunctionPlayer:
@@ -345,6 +378,21 @@ def engine_problem(game):
         return None
     from alphazero.gtp import gtp_problem
     return gtp_problem(game)
+
+
+def opponent_name(name):
+    """How an opponent is named to people: 'alpha-beta depth 2' for VS_AlphaBeta2, 'GRhino level 2'
+    for the command "/usr/games/gtp-rhino -l 2", 'Fairy-Stockfish depth 3' for
+    "/usr/games/fairy-stockfish; go depth 3"; else the name as given."""
+    fixed = {'VS_Random': 'random player', 'VS_AlphaBeta': 'alpha-beta (perfect)', 'VS_MCTS': 'Monte Carlo tree search',
+             'VS_Greedy': 'greedy player'}
+    patterns = ((r'VS_AlphaBeta(\d+)', 'alpha-beta depth {}'), (r'\S*gtp-rhino -l (\d)', 'GRhino level {}'),
+                (r'\S*fairy-stockfish\s*;\s*go depth (\d+)', 'Fairy-Stockfish depth {}'))
+    for pattern, text in patterns:
+        match = re.fullmatch(pattern, name.strip())
+        if match:
+            return text.format(match.group(1))
+    return fixed.get(name, name)
 
 
 def match_pairings(player, opponent, game_count):

@@ -28,6 +28,7 @@ from alphazero.cli import UserError, run  # noqa: E402
 from alphazero.files import atomic_output  # noqa: E402
 from alphazero.games import load_game  # noqa: E402
 from alphazero.limits import engine_command  # noqa: E402
+from alphazero.match import opponent_name  # noqa: E402
 
 MARKS = (10, 20, 30)  # minutes of training at which each run's model is measured
 
@@ -72,13 +73,7 @@ def measure(game, path, args):
     from evaluate_best_player import evaluate_best_player
     scores = evaluate_best_player(game, 1, args.sims, engines=args.engine, engine_game_count=args.games,
                                   opponents=[], path=path, exact=False, opening=4)
-    return {engine_name(command): scores[command]['all'] for command in args.engine}
-
-
-def engine_name(command):
-    """'GRhino level 2' for '/usr/games/gtp-rhino -l 2', else the command."""
-    match = re.fullmatch(r'\S*gtp-rhino -l (\d)', command.strip())
-    return f'GRhino level {match.group(1)}' if match else command
+    return {opponent_name(command): scores[command]['all'] for command in args.engine}
 
 
 def write_json(path, content):

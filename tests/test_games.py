@@ -403,3 +403,29 @@ def test_a_misspelt_setting_in_a_recipe_or_a_preset_is_an_error(tmp_path, monkey
         train_cycle.parse_args(['--game', 'connect4'])
     with pytest.raises(UserError, match="'dirichet' is not one of its settings"):
         settings.recipe_defaults('othello8', settings.ALL_PURPOSES, {'dirichet': 0.3})
+
+
+def test_the_text_player_speaks_japanese_and_plays_a_level(capsys):
+    """--lang ja (or a Japanese locale): the terminal's words in Japanese; --level 1: the policy alone."""
+    import re
+    from alphazero.inference import KerasNetwork
+    from alphazero.levels import standard_levels
+    from alphazero.words import language, words
+    from conftest import tiny_model
+    from human_play import ai_action, parse_args, play_text
+    game = load_game('connect4')
+    assert language(None, {'LANG': 'ja_JP.UTF-8'}) == 'ja' and language(None, {'LANG': 'C.UTF-8'}) == 'en'
+    assert language(None, {'LC_ALL': 'en_US.UTF-8', 'LANG': 'ja_JP.UTF-8'}) == 'en' and language('ja', {}) == 'ja'
+    assert parse_args(['--lang', 'ja', '--level', '2']).level == 2
+    answers = []
+
+    def read(prompt):
+        answers.append(prompt)
+        return 'x' if len(answers) == 1 else re.findall(r'\d+', prompt)[-1]
+    ai = ai_action(game, KerasNetwork(tiny_model(0, rules=game)), 50, level=standard_levels(50)[0])
+    ended = play_text(game, ai, True, read, said=words('ja'))
+    out = capsys.readouterr().out
+    assert ended.is_done() and answers[0].startswith('あなたの手 ')
+    assert 'あなたは o です。列の下に表示された番号を入力してください。' in out
+    assert "'x' は指せません" in out and 'AI の手: ' in out
+    assert out.strip().splitlines()[-1] in ('あなたの勝ち', 'あなたの負け', '引き分け')

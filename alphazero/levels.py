@@ -1,0 +1,140 @@
+"""Levels of play: settings of the AI whose strength is measured, not guessed.
+
+A level is a number of simulations per move and a temperature. At 0 simulations the AI plays its
+network's policy alone (sampled at the temperature, or its most likely move at 0); above, it
+searches and plays the most visited move. evaluate_levels.py measures the levels of a model as an
+Elo ladder anchored on the random player (Elo 0): matches between adjacent levels, and against the
+game's other opponents (alpha-beta, GRhino, Fairy-Stockfish) to say what each level is like. The
+ladder goes into the `levels` entry of the model.json beside the model file; the players (window,
+text, page) read it from there.
+"""
+import json
+import math
+import os
+from dataclasses import asdict, dataclass
+from typing import Optional
+
+from alphazero.cli import UserError
+
+MIN_SEARCH = 8  # simulations: below, the book's search barely differs from its policy
+NEAR = 75  # Elo: a level this close to an opponent is "about" it
+ANCHOR = 'random player'
+
+
+@dataclass(frozen=True)
+class Level:
+    number: int
+    simulations: int       # 0: the network's policy alone
+    temperature: float     # 0: the best move; above: sampled (only the policy levels)
+    elo: Optional[float] = None   # measured, the random player being 0
+    near: Optional[str] = None    # the measured opponent nearest in Elo
+    near_difference: Optional[float] = None  # elo - that opponent's
+
+
+def standard_levels(sims):
+    """The levels of a model that searches `sims` simulations per move as trained: its policy
+    sampled, its policy's best move, then searches of a quarter of `sims` (at least MIN_SEARCH), of
+    `sims` (the model's own strength, the players' default) and of four times `sims` (fewer when
+    `sims` is too small for a quarter of it to differ)."""
+    searches = sorted({max(min(MIN_SEARCH, sims), sims // 4), sims, 4 * sims})
+    settings = [(0, 1.0), (0, 0.0)] + [(count, 0.0) for count in searches]
+    return [Level(number, count, temperature) for number, (count, temperature) in enumerate(settings, 1)]
+
+
+def full_strength(levels, sims):
+    """The level that searches `sims` simulations: what the players play unless asked for a level."""
+    return next(level for level in levels if level.simulations == sims)
+
+
+def ladder_path(model_path):
+    """Where a model's measured ladder is kept: the model.json beside it."""
+    return os.path.join(os.path.dirname(os.path.abspath(model_path)), 'model.json')
+
+
+def read_ladder(model_path):
+    """The measured levels of a model (its model.json's `levels`), or None when it has none."""
+    path = ladder_path(model_path)
+    try:
+        with open(path, encoding='utf-8') as f:
+            entry = json.load(f).get('levels')
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, AttributeError) as error:
+        raise UserError(f'{path} is not a readable model.json ({error}): restore it from the repository') from None
+    if entry is None:
+        return None
+    try:
+        return [Level(**level) for level in entry['levels']]
+    except (KeyError, TypeError) as error:
+        raise UserError(f'{path}: its "levels" entry is not a ladder ({error}): measure it again with evaluate_levels.py') from None
+
+
+def levels_for(model_path, sims):
+    """The levels offered for a model that searches `sims` simulations as trained: the measured
+    ladder when it was measured for these simulations, else the standard levels, unmeasured."""
+    ladder, standard = read_ladder(model_path), standard_levels(sims)
+    settings = [(level.number, level.simulations, level.temperature) for level in standard]
+    if ladder and [(level.number, level.simulations, level.temperature) for level in ladder] == settings:
+        return ladder
+    return standard
+
+
+def choose_level(levels, number):
+    """The level numbered `number` (1 is the weakest), or a one-line error naming the choices."""
+    for level in levels:
+        if level.number == number:
+            return level
+    raise UserError(f'--level {number}: this model has levels 1 to {len(levels)}')
+
+
+def fit_ratings(matches, anchor=ANCHOR, iterations=500):
+    """Elo ratings from matches [(player, opponent, points of player, games)], the `anchor` at 0.
+
+    The maximum likelihood of the Elo model (Bradley-Terry), each match's score moved half a game
+    towards even so that a clean sweep gives a large but finite gap. Newton steps, player by player."""
+    names = sorted({name for a, b, _, _ in matches for name in (a, b)})
+    if anchor not in names:
+        raise ValueError(f'the anchor {anchor!r} played no match')
+    ratings = dict.fromkeys(names, 0.0)
+    scale = math.log(10) / 400
+    for _ in range(iterations):
+        for name in names:
+            if name == anchor:
+                continue
+            gradient = curvature = 0.0
+            for a, b, points, games in matches:
+                if name not in (a, b):
+                    continue
+                score = (points + 0.5) / (games + 1)
+                own, other, won = (a, b, score) if name == a else (b, a, 1 - score)
+                expected = 1 / (1 + 10 ** ((ratings[other] - ratings[own]) / 400))
+                gradient += games * (won - expected)
+                curvature += games * expected * (1 - expected)
+            ratings[name] += gradient / (scale * curvature) if curvature else 0.0
+    shift = ratings[anchor]
+    return {name: rating - shift for name, rating in ratings.items()}
+
+
+def rated_levels(levels, ratings, opponents):
+    """The levels with their Elo and nearest opponent (among `opponents`, rated too)."""
+    rated = []
+    for level in levels:
+        elo = ratings[level_name(level)]
+        nearest = min(opponents, key=lambda name: abs(ratings[name] - elo))
+        rated.append(Level(level.number, level.simulations, level.temperature, round(elo), nearest,
+                           round(elo - ratings[nearest])))
+    return rated
+
+
+def level_name(level):
+    return f'level {level.number}'
+
+
+def ladder_entry(levels, ratings, matches, how):
+    """The `levels` entry of a model.json; `matches`: [(player, opponent, its points game by game)]."""
+    return {'how': how, 'anchor': f'the {ANCHOR} is Elo 0',
+            'levels': [asdict(level) for level in levels],
+            'opponents': {name: round(rating) for name, rating in sorted(ratings.items(), key=lambda item: item[1])
+                          if not name.startswith('level ')},
+            'matches': [{'player': a, 'opponent': b, 'won': points.count(1), 'drew': points.count(0.5), 'lost': points.count(0)}
+                        for a, b, points in matches]}

@@ -1,0 +1,175 @@
+# ====================
+# Measure the levels of play (beyond the book)
+# ====================
+# A model plays at several levels (alphazero/levels.py): its policy alone, then searches of more
+# and more simulations. Here each level plays the next one up, the weakest plays the random player,
+# and each of the game's other opponents (alpha-beta players, GTP/USI engines) plays the levels
+# around its own strength. One Elo ladder is fitted to all these matches, the random player being
+# 0, so that every level has a rating and a known opponent of about its strength. With --write it
+# goes into the model.json beside the model, where the window, the text player and the page read it.
+
+import contextlib
+import json
+import os
+import sys
+
+import numpy as np
+from tqdm import tqdm
+
+from alphazero.batched_mcts import Evaluator
+from alphazero.cli import ArgumentParser, UserError, run
+from alphazero.files import atomic_output, playing_sims
+from alphazero.flags import add_engine_flags
+from alphazero.games import add_game_flag, load_game, playing_model_path
+from alphazero.inference import load_network
+from alphazero.levels import (ANCHOR, fit_ratings, ladder_entry, ladder_path, level_name, rated_levels,
+                              standard_levels)
+from alphazero.limits import MAX_GAMES, MAX_PARALLEL, check_search, file_path, seed, whole_number
+from alphazero.match import (FunctionPlayer, describe_match, duplicate_starts, engine_player, level_player,
+                             match_pairings, match_summary, opponent_name, paired_openings, play_games, player_points)
+from alphazero.words import level_text, words
+from evaluate_best_player import check_engines
+from pv_mcts import PV_EVALUATE_COUNT
+
+# Parameters
+LV_GAME_COUNT = 40    # games per match
+LV_OPENING = 2        # random moves before each game; each opening is played with both colours
+LV_PARALLEL = 64      # games played at once
+EVEN = (0.25, 0.75)   # a match scored in this range places an opponent; else it meets the next level
+
+
+# Play the matches [(player name, opponent name)], all at once; returns [(player, opponent, points
+# of the player game by game)]
+def play_matches(game, pairs, players, games, openings, parallel, progress):
+    pairings, starts = [], []
+    for player, opponent in pairs:
+        pairings += match_pairings(players[player], players[opponent], games)
+        starts += duplicate_starts(game, games) or [None] * games
+    results = play_games(game.State, pairings, parallel, progress=progress, openings=openings * len(pairs),
+                         starts=starts if any(starts) else None)
+    matches = []
+    for index, (player, opponent) in enumerate(pairs):
+        matches.append((player, opponent, player_points(results[index * games:(index + 1) * games])))
+    return matches
+
+
+# The next level for an opponent after a match against level i: down when the level won easily, up
+# when it lost, none once the match was even or the ladder ends (or that level was met already)
+def next_level(i, score, count, tried):
+    step = -1 if score > EVEN[1] else 1 if score < EVEN[0] else 0
+    following = i + step
+    return following if step and 0 <= following < count and following not in tried else None
+
+
+def measure_levels(game, path, sims, games=LV_GAME_COUNT, opening=LV_OPENING, engines=(), seed=None,
+                   parallel=LV_PARALLEL):
+    """The levels of the model at `path` rated: (levels, ratings, matches)."""
+    network, _ = load_network(path, game)
+    evaluator = Evaluator(network)
+    rng = np.random.default_rng(seed)
+    levels = standard_levels(sims)
+    openings = paired_openings(game, opening, games, rng)
+    players = {level_name(level): level_player(evaluator, level, rng, game.determinize) for level in levels}
+    with contextlib.ExitStack() as stack:
+        opponents = {opponent_name(name): FunctionPlayer(action) for name, action in game.opponents().items()}
+        for command in engines:
+            opponents[opponent_name(command)] = stack.enter_context(engine_player(command, game))
+        if ANCHOR not in opponents:
+            raise UserError(f'{game.NAME} has no random player to anchor the ladder on')
+        players.update(opponents)
+        with tqdm(desc='level matches', unit='game') as progress:
+            # The ladder itself: the random player against level 1, each level against the next
+            pairs = [(level_name(levels[0]), ANCHOR)] + [(level_name(upper), level_name(lower))
+                                                          for lower, upper in zip(levels, levels[1:])]
+            progress.total = len(pairs) * games
+            matches = play_matches(game, pairs, players, games, openings, parallel, progress)
+            # Each other opponent, from the middle level up or down until a match is even
+            place = {name: len(levels) // 2 for name in opponents if name != ANCHOR}
+            tried = {name: set() for name in place}
+            while place:
+                pairs = [(level_name(levels[i]), name) for name, i in place.items()]
+                progress.total += len(pairs) * games
+                played = play_matches(game, pairs, players, games, openings, parallel, progress)
+                matches += played
+                following = {}
+                for (_, name, points), i in zip(played, place.values()):
+                    tried[name].add(i)
+                    step = next_level(i, sum(points) / len(points), len(levels), tried[name])
+                    if step is not None:
+                        following[name] = step
+                place = following
+    ratings = fit_ratings([(player, opponent, sum(points), len(points)) for player, opponent, points in matches])
+    return rated_levels(levels, ratings, list(opponents)), ratings, matches
+
+
+# Print the ladder and the matches it was fitted to
+def print_ladder(levels, ratings, matches):
+    for level in levels:
+        print(level_text(level, words()))
+    print('opponents: ' + ', '.join(f'{name} {rating:.0f}' for name, rating in sorted(ratings.items(), key=lambda i: i[1])
+                                    if not name.startswith('level ')))
+    for player, opponent, points in matches:
+        print(f'{player} vs {opponent}: {describe_match(match_summary(points))}')
+
+
+# Put the ladder into the model.json beside the model (a new one holds just the game and the ladder)
+def write_ladder(game, path, entry):
+    target = ladder_path(path)
+    content = {'game': game.NAME}
+    if os.path.exists(target):
+        try:
+            with open(target, encoding='utf-8') as f:
+                content = json.load(f)
+        except (OSError, ValueError) as error:
+            raise UserError(f'{target} is not readable JSON ({error}): fix or remove it, then measure again') from None
+        if content.get('game', game.NAME) != game.NAME:
+            raise UserError(f'{target} is the model.json of {content["game"]}, not of {game.NAME}: is --model right?')
+    content['levels'] = entry
+    with atomic_output(target) as temporary:
+        with open(temporary, 'w', encoding='utf-8') as f:
+            json.dump(content, f, indent=2, ensure_ascii=False)
+            f.write('\n')
+    print(f'wrote the ladder into {target}')
+
+
+def parse_args(argv=None):
+    parser = ArgumentParser(description='Measure the levels of play of a model as an Elo ladder anchored on the '
+                                        'random player, and place the game\'s opponents and engines on it.')
+    add_game_flag(parser)
+    parser.add_argument('--model', type=file_path, help="the model, .h5 or .onnx (default: the game's best.h5, or the "
+                                                        "shipped one when there is none)")
+    parser.add_argument('--sims', type=whole_number(1), help='simulations per move of the strongest level (default: '
+                                                             f'what the model records, else {PV_EVALUATE_COUNT})')
+    parser.add_argument('--games', type=whole_number(2, MAX_GAMES), default=LV_GAME_COUNT,
+                        help='games per match, LV_GAME_COUNT (default: %(default)s)')
+    add_engine_flags(parser, LV_GAME_COUNT, LV_OPENING)
+    parser.add_argument('--parallel', type=whole_number(1, MAX_PARALLEL), default=LV_PARALLEL,
+                        help='games played at once (default: %(default)s)')
+    parser.add_argument('--seed', type=seed, help='random seed for reproducible matches')
+    parser.add_argument('--write', action='store_true', help='write the ladder into the model.json beside the model')
+    args = parser.parse_args(argv)
+    game = load_game(args.game)
+    check_engines(game, args.engine, args.parallel)
+    return args
+
+
+def main():
+    args = parse_args()
+    game = load_game(args.game)
+    path = args.model or playing_model_path(game)
+    sims, why = playing_sims(args.sims, path, PV_EVALUATE_COUNT)
+    check_search(game, sims, args.parallel)
+    print(f'levels of {path}: the strongest searches {sims} simulations per move ({why})')
+    levels, ratings, matches = measure_levels(game, path, sims, args.games, args.opening, args.engine, args.seed,
+                                              args.parallel)
+    print_ladder(levels, ratings, matches)
+    if args.write:
+        how = (f'python evaluate_levels.py {" ".join(sys.argv[1:])}: {args.games} games per match, colours alternating, '
+               f'from openings of {args.opening} random moves each played with both colours; the random player against '
+               'level 1, each level against the next, each other opponent from the middle level up or down until a '
+               f'match scores {EVEN[0]}-{EVEN[1]}; Elo fitted to all matches (each moved half a game towards even)')
+        write_ladder(game, path, ladder_entry(levels, ratings, matches, how))
+
+
+if __name__ == '__main__':
+    run(main)

@@ -1,0 +1,154 @@
+"""Levels of play: their settings, the Elo ladder fitted to matches, the ladder in model.json, and
+the players of each level."""
+import json
+import math
+
+import numpy as np
+import pytest
+
+from alphazero.batched_mcts import Evaluator
+from alphazero.cli import UserError
+from alphazero.inference import KerasNetwork
+from alphazero.levels import Level, choose_level, fit_ratings, full_strength, levels_for, read_ladder, standard_levels
+from alphazero.match import MctsPlayer, PolicyPlayer, level_player, opponent_name
+from alphazero.words import level_text, words
+from conftest import tiny_model
+
+
+def settings(levels):
+    return [(level.number, level.simulations, level.temperature) for level in levels]
+
+
+def test_standard_levels_go_from_the_policy_to_the_full_search():
+    assert settings(standard_levels(50)) == [(1, 0, 1.0), (2, 0, 0.0), (3, 12, 0.0), (4, 50, 0.0), (5, 200, 0.0)]
+    assert settings(standard_levels(800))[2:] == [(3, 200, 0.0), (4, 800, 0.0), (5, 3200, 0.0)]
+    assert settings(standard_levels(20))[2] == (3, 8, 0.0)  # a search of at least MIN_SEARCH
+    # Too few simulations for a quarter to differ: only the searches that do
+    assert settings(standard_levels(4)) == [(1, 0, 1.0), (2, 0, 0.0), (3, 4, 0.0), (4, 16, 0.0)]
+    assert full_strength(standard_levels(4), 4).number == 3 and full_strength(standard_levels(50), 50).number == 4
+
+
+def test_one_match_gives_the_elo_of_its_score_moved_half_a_game_towards_even():
+    ratings = fit_ratings([('level 1', 'random player', 30, 40)])
+    score = 30.5 / 41
+    assert ratings['random player'] == 0
+    assert ratings['level 1'] == pytest.approx(-400 * math.log10(1 / score - 1), abs=0.01)
+
+
+def test_a_ladder_adds_up_and_a_clean_sweep_stays_finite():
+    one = -400 * math.log10(1 / (30.5 / 41) - 1)
+    ratings = fit_ratings([('level 1', 'random player', 30, 40), ('level 2', 'level 1', 30, 40)])
+    assert ratings['level 2'] == pytest.approx(2 * one, abs=0.01)
+    swept = fit_ratings([('level 1', 'random player', 40, 40)])['level 1']
+    assert swept == pytest.approx(400 * math.log10(40.5 / 0.5), abs=0.01)
+    # A third player between two others lands between them
+    ratings = fit_ratings([('level 1', 'random player', 30, 40), ('level 2', 'level 1', 30, 40),
+                           ('alpha-beta depth 1', 'level 1', 20, 40), ('level 2', 'alpha-beta depth 1', 25, 40)])
+    assert ratings['level 1'] < ratings['alpha-beta depth 1'] < ratings['level 2']
+
+
+def test_fitting_needs_the_anchor_to_have_played():
+    with pytest.raises(ValueError):
+        fit_ratings([('level 2', 'level 1', 30, 40)])
+
+
+LADDER = {'how': 'by hand', 'anchor': 'the random player is Elo 0',
+          'levels': [{'number': 1, 'simulations': 0, 'temperature': 1.0, 'elo': 300, 'near': 'random player',
+                      'near_difference': 300},
+                     {'number': 2, 'simulations': 0, 'temperature': 0.0, 'elo': 500, 'near': 'alpha-beta depth 1',
+                      'near_difference': -20},
+                     {'number': 3, 'simulations': 12, 'temperature': 0.0, 'elo': 700, 'near': 'GRhino level 1',
+                      'near_difference': 10},
+                     {'number': 4, 'simulations': 50, 'temperature': 0.0, 'elo': 900, 'near': 'GRhino level 2',
+                      'near_difference': 140},
+                     {'number': 5, 'simulations': 200, 'temperature': 0.0, 'elo': 1000, 'near': 'GRhino level 2',
+                      'near_difference': 240}],
+          'opponents': {'random player': 0}, 'matches': []}
+
+
+def test_the_levels_and_their_ladder_load_from_model_json(tmp_path):
+    (tmp_path / 'model.json').write_text(json.dumps({'game': 'othello8', 'levels': LADDER}))
+    model = str(tmp_path / 'best.h5')
+    levels = levels_for(model, 50)
+    assert settings(levels) == settings(standard_levels(50))
+    assert [level.elo for level in levels] == [300, 500, 700, 900, 1000]
+    assert level_text(levels[1], words('en')) == 'level 2 (policy alone, Elo 500, about alpha-beta depth 1)'
+    assert level_text(levels[3], words('en')) == 'level 4 (50 simulations, Elo 900, GRhino level 2 +140)'
+    assert level_text(levels[3], words('ja')) == 'レベル 4 (探索 50 回, Elo 900, GRhino level 2 +140)'
+    assert choose_level(levels, 4).simulations == 50
+    with pytest.raises(UserError, match='levels 1 to 5'):
+        choose_level(levels, 6)
+    # Played at other simulations than measured: the standard levels, not measured
+    other = levels_for(model, 200)
+    assert settings(other)[-1] == (5, 800, 0.0) and all(level.elo is None for level in other)
+    assert level_text(other[-1], words('en')) == 'level 5 (800 simulations, not measured)'
+
+
+def test_a_model_without_a_ladder_gets_the_standard_levels(tmp_path):
+    model = str(tmp_path / 'best.h5')
+    assert read_ladder(model) is None
+    (tmp_path / 'model.json').write_text(json.dumps({'game': 'othello8'}))
+    assert read_ladder(model) is None and settings(levels_for(model, 50)) == settings(standard_levels(50))
+
+
+@pytest.mark.parametrize('text', ['{not json', '[1, 2]', json.dumps({'levels': {'levels': [{'number': 1}]}})])
+def test_a_broken_model_json_is_one_clear_error(tmp_path, text):
+    (tmp_path / 'model.json').write_text(text)
+    with pytest.raises(UserError, match='model.json'):
+        read_ladder(str(tmp_path / 'best.h5'))
+
+
+@pytest.fixture(scope='module')
+def network():
+    return KerasNetwork(tiny_model(seed=3))
+
+
+def test_the_policy_levels_play_the_policy(network):
+    import game
+    state = game.State().next(4)
+    policy = Evaluator(network)([state])[0][0]
+    legal = state.legal_actions()
+    best = legal[int(np.argmax(policy[legal]))]
+    greedy = PolicyPlayer(Evaluator(network), 0.0, np.random.default_rng(0))
+    assert greedy.choose([state, state]) == [(best, None), (best, None)]
+    # Sampled at temperature 1: every legal move turns up, in about the policy's proportions
+    sampled = PolicyPlayer(Evaluator(network), 1.0, np.random.default_rng(0))
+    drawn = [sampled.choose([state])[0][0] for _ in range(2000)]
+    shares = np.bincount(drawn, minlength=9)[legal] / len(drawn)
+    assert set(drawn) == set(legal)
+    assert np.abs(shares - policy[legal] / policy[legal].sum()).max() < 0.05
+
+
+def test_each_level_gets_its_player(network):
+    rng = np.random.default_rng(0)
+    assert isinstance(level_player(Evaluator(network), Level(1, 0, 1.0), rng), PolicyPlayer)
+    searcher = level_player(Evaluator(network), Level(3, 25, 0.0), rng)
+    assert isinstance(searcher, MctsPlayer) and searcher.evaluate_count == 25 and searcher.temperature == 0
+    with pytest.raises(UserError, match='without a search'):
+        level_player(Evaluator(network), Level(1, 0, 1.0), rng, settai=True)
+
+
+def test_opponents_are_named_for_people():
+    assert opponent_name('VS_AlphaBeta2') == 'alpha-beta depth 2'
+    assert opponent_name('VS_Random') == 'random player'
+    assert opponent_name('/usr/games/gtp-rhino -l 3') == 'GRhino level 3'
+    assert opponent_name('/usr/games/fairy-stockfish; go depth 5') == 'Fairy-Stockfish depth 5'
+    assert opponent_name('gnugo --mode gtp') == 'gnugo --mode gtp'
+
+
+def test_evaluate_levels_writes_a_ladder_the_players_read(tiny_best, workdir, monkeypatch):
+    import sys
+    from evaluate_levels import main
+    monkeypatch.setattr(sys, 'argv', ['evaluate_levels.py', '--model', 'model/best.h5', '--sims', '8', '--games', '4',
+                                      '--seed', '1', '--opening', '1', '--write'])
+    main()
+    written = json.loads((workdir / 'model' / 'model.json').read_text())
+    assert written['game'] == 'tictactoe'
+    ladder = written['levels']
+    assert [level['simulations'] for level in ladder['levels']] == [0, 0, 8, 32]
+    assert ladder['opponents']['random player'] == 0
+    assert {(m['player'], m['opponent']) for m in ladder['matches']} >= {('level 1', 'random player'), ('level 2', 'level 1'),
+                                                                          ('level 4', 'level 3')}
+    assert all(m['won'] + m['drew'] + m['lost'] == 4 for m in ladder['matches'])
+    levels = levels_for('model/best.h5', 8)
+    assert all(isinstance(level.elo, (int, float)) and level.near for level in levels)
