@@ -6,6 +6,7 @@
 # server serves every game the page knows; the page starts with --game and has a game picker.
 # A missing or unusable model is reported here and on the page when its game is picked.
 
+import dataclasses
 import functools
 import http.server
 import json
@@ -17,6 +18,7 @@ from alphazero.cli import ArgumentParser, UserError, run
 from alphazero.files import playing_sims
 from alphazero.games import DEFAULT_GAME, game_flag, load_game, model_path, playing_model_path
 from alphazero.inference import load_onnx
+from alphazero.levels import NEAR, full_strength, levels_for
 from alphazero.limits import MAX_SIMS, file_path, whole_number
 from alphazero.onnx_export import ensure_onnx
 from pv_mcts import PV_EVALUATE_COUNT
@@ -140,8 +142,9 @@ def parse_args(argv=None):
                         help='the game the page starts with (the games the page knows, web/games.js) (default: %(default)s)')
     parser.add_argument('--port', type=whole_number(0, 65535), default=PORT, help='port (0: any free port) (default: %(default)s)')
     parser.add_argument('--sims', type=whole_number(1, MAX_SIMS),
-                        help=f'the page\'s starting number of simulations per move for every game (default: what each '
-                             f'model records, else {PV_EVALUATE_COUNT})')
+                        help=f'simulations per move of every game\'s standard level, from which the page\'s levels '
+                             f'follow (default: what each model records, else {PV_EVALUATE_COUNT}; the levels of a '
+                             'model measured by evaluate_levels.py show their Elo)')
     parser.add_argument('--model', type=file_path, help="an .onnx file for --game (default: each game's best.onnx, exported "
                                                         "from best.h5 when needed, else the shipped one)")
     return parser.parse_args(argv)
@@ -152,7 +155,7 @@ def main():
     if not os.path.exists(os.path.join(ORT_DIR, 'ort.wasm.min.mjs')):
         raise UserError(f'{ORT_DIR} is missing: run "bash setup.sh" to install onnxruntime-web from npm.')
     # Each game's model: a problem with one is logged here and shown on the page when it is picked
-    config, models = {'game': args.game, 'games': {}}, {}
+    config, models = {'game': args.game, 'near': NEAR, 'games': {}}, {}
     for name in PAGE_GAMES:
         game = load_game(name)
         model = models[name] = model_file(game, args.model if name == args.game else None)
@@ -160,7 +163,9 @@ def main():
         if error and name == args.game:
             print(f'error: {error}', file=sys.stderr)
         sims, why = playing_sims(args.sims, model, PV_EVALUATE_COUNT)
-        config['games'][name] = {'simulations': sims, 'error': error}
+        levels = levels_for(model, sims)
+        config['games'][name] = {'simulations': sims, 'levels': [dataclasses.asdict(level) for level in levels],
+                                 'level': full_strength(levels, sims).number, 'error': error}
         if name == args.game:
             started = f'{name} ({model}, {sims} simulations per move: {why})'
 

@@ -30,14 +30,14 @@ def settai_choice(legal_actions, visits, q, margins=None):
     """接待 (settai): the move that keeps the game closest to even without throwing it. Among the
     searched moves whose value for the side to move is at least SETTAI_FLOOR and within SETTAI_GIVE
     of the best move's, the one whose final margin (a margin head's prediction, for the side to move)
-    is nearest 0, or without margins the one whose value is nearest 0; the most visited move when no
-    move qualifies (the side to move is behind: it plays to catch up). `visits`, `q` (and `margins`)
-    are indexed by action."""
+    is nearest 0, or without margins the one whose value is nearest 0; the best searched move (then
+    the most visited) when no move qualifies: the side to move is behind, and plays to catch up.
+    `visits`, `q` (and `margins`) are indexed by action."""
     searched = [a for a in legal_actions if visits[a] > 0]
     best = max((q[a] for a in searched), default=0.0)
     candidates = [a for a in searched if q[a] >= max(SETTAI_FLOOR, best - SETTAI_GIVE)]
     if not candidates:
-        return max(legal_actions, key=lambda a: visits[a])
+        return max(searched or legal_actions, key=lambda a: (q[a], visits[a]))
     closeness = (lambda a: abs(margins[a])) if margins is not None else (lambda a: abs(q[a]))
     return min(candidates, key=lambda a: (closeness(a), -visits[a]))
 
@@ -173,11 +173,8 @@ class PolicyPlayer:
 
 def level_player(evaluator, level, rng, determinize=None, settai=False, options=SearchOptions()):
     """The player of a level (alphazero/levels.py): its policy alone at 0 simulations, else its
-    search (with `options`; in settai mode, settai_choice over the search)."""
-    if level.simulations == 0:
-        if settai:
-            raise UserError(f'settai mode searches every move: level {level.number} plays without a search; '
-                            'choose a higher level')
+    search (with `options`; in settai mode, settai_choice over searches of at least SETTAI_MIN_SIMS)."""
+    if level.simulations == 0 and not settai:
         return PolicyPlayer(evaluator, level.temperature, rng)
     return MctsPlayer(evaluator, level.simulations, level.temperature, rng, determinize=determinize, options=options,
                       settai=settai)

@@ -124,8 +124,8 @@ def test_each_level_gets_its_player(network):
     assert isinstance(level_player(Evaluator(network), Level(1, 0, 1.0), rng), PolicyPlayer)
     searcher = level_player(Evaluator(network), Level(3, 25, 0.0), rng)
     assert isinstance(searcher, MctsPlayer) and searcher.evaluate_count == 25 and searcher.temperature == 0
-    with pytest.raises(UserError, match='without a search'):
-        level_player(Evaluator(network), Level(1, 0, 1.0), rng, settai=True)
+    # Settai mode searches every move, whatever the level
+    assert level_player(Evaluator(network), Level(1, 0, 1.0), rng, settai=True).settai
 
 
 def test_opponents_are_named_for_people():

@@ -214,8 +214,9 @@ def test_settai_prefers_the_closest_move_that_does_not_lose():
     # Never below 0, even when within 0.4 of the best; an unsearched move is never chosen
     assert settai_choice(legal, visits, np.array([0.3, -0.05, 0.2, -0.5])) == 2
     assert settai_choice(legal, np.array([30, 10, 5, 0]), np.array([0.3, -0.05, 0.25, 0.0])) == 2
-    # Behind everywhere: the most visited move, to catch up
+    # Behind everywhere: the best move, to catch up (the most visited among equals)
     assert settai_choice(legal, visits, np.full(4, -0.6)) == 0
+    assert settai_choice(legal, np.ones(4), np.array([-0.9, -0.5, -0.7, -0.6])) == 1
 
 
 def test_settai_never_throws_the_game(network):

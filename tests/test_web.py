@@ -92,16 +92,32 @@ def search_vectors(name, simulations=40):
     return vectors
 
 
+def settai_vectors(count=300):
+    """Moves' values (rounded, so that ties and the floor's edge turn up), half with margins, and
+    match.py's settai choice."""
+    from alphazero.match import settai_choice
+    rng = np.random.default_rng(2)
+    vectors = []
+    for i in range(count):
+        actions = sorted(rng.choice(20, size=int(rng.integers(1, 8)), replace=False).tolist())
+        q = np.round(rng.uniform(-1, 1, len(actions)), 1).tolist()
+        margins = np.round(rng.uniform(-1, 1, len(actions)), 1).tolist() if i % 2 else None
+        choice = settai_choice(actions, dict.fromkeys(actions, 1), dict(zip(actions, q)),
+                               dict(zip(actions, margins)) if margins else None)
+        vectors.append({'actions': actions, 'q': q, 'margins': margins, 'choice': choice})
+    return vectors
+
+
 def test_javascript_rules_encoding_and_search_equal_pythons(tmp_path):
     vectors = {'rules': {name: rules_vectors(load_game(name)) for name in GAMES},
                'names': {name: action_names(load_game(name)) for name in GAMES if name != 'shogi'},
-               'search': [v for name in GAMES for v in search_vectors(name)]}
+               'search': [v for name in GAMES for v in search_vectors(name)], 'settai': settai_vectors()}
     path = tmp_path / 'vectors.json'
     path.write_text(json.dumps(vectors))
     result = run_node('web/test/check_vectors.mjs', str(path))
     assert result.returncode == 0, result.stderr
     positions = sum(len(v) for v in vectors['rules'].values())
-    assert f'checked {positions} positions and {len(vectors["search"])} searches' in result.stdout
+    assert f'checked {positions} positions, {len(vectors["search"])} searches and 300 settai choices' in result.stdout
 
 
 def test_javascript_check_fails_on_a_wrong_vector(tmp_path):
@@ -191,6 +207,20 @@ def test_a_finished_game_is_reviewed_move_by_move(tiny_best, workdir):
     result, _ = browse(workdir, 'review', '--sims', '8')
     assert re.search(r"reviewed: Position 0 of 5: the AI's best move [abc][123]", result.stdout)
     shutil.copy(workdir / 'review.png', os.path.join(REPO, 'web', 'test', 'screenshots', 'tictactoe-review.png'))
+
+
+def test_levels_with_their_elo_the_adaptive_level_and_settai_mode(tiny_best, workdir):
+    from dataclasses import asdict
+    from alphazero.levels import standard_levels
+    from export import export
+    export('model/best.h5')
+    levels = [asdict(level) for level in standard_levels(8)]
+    for level, (elo, near) in zip(levels, [(50, 'random player'), (300, 'random player'), (500, 'alpha-beta (perfect)'),
+                                           (520, 'alpha-beta (perfect)')]):
+        level.update(elo=elo, near=near, near_difference=elo - {'random player': 0, 'alpha-beta (perfect)': 510}[near])
+    (workdir / 'model' / 'model.json').write_text(json.dumps({'game': 'tictactoe', 'levels': {'levels': levels}}))
+    result, _ = browse(workdir, 'levels', '--sims', '8')
+    assert re.search(r'levels 4; Your rating: \d+ \(1 games\); settai answered', result.stdout)
 
 
 def test_othello_on_a_phone_sized_screen(workdir):

@@ -1,14 +1,15 @@
 // The page: a board to click, the AI's search on onnxruntime-web, its move shares and value.
 //
-// play_web.py serves this folder, onnxruntime-web's files under /ort/, the game's model as
-// /model.onnx and /config.json ({ game, simulations, error }). <body data-state> tells tests where
-// the game is: loading, human, thinking, over or error; #board's data-searched is the number of
-// simulations of the last search.
+// play_web.py serves this folder, onnxruntime-web's files under /ort/, each game's model as
+// /model/NAME.onnx and /config.json ({ game, near, games: { NAME: { simulations, levels, level, error } } }:
+// each game's levels with their measured Elo, alphazero/levels.py). <body data-state> tells tests
+// where the game is: loading, human, thinking, over or error; #board's data-searched is the number
+// of simulations of the last search (0 for the policy alone or settai mode).
 
 import * as ort from '/ort/ort.wasm.min.mjs';
 import { GAMES } from './games.js';
 import { LANGUAGES, gameName, startingLanguage, words } from './i18n.js';
-import { bestAction, fairSearch } from './mcts.js';
+import { bestAction, fairSearch, policyChoice, settaiSearch } from './mcts.js';
 
 // Board, grid lines, and the first and second player's stones (tic-tac-toe draws the book's o and x)
 const COLORS = {
@@ -50,13 +51,55 @@ function showError(message) {
 async function evaluate(position) {
   const input = new ort.Tensor('float32', game.planes(position), [1, game.rows, game.columns, game.channels]);
   const output = await session.run({ input });
-  return { policy: output.pi.data, value: output.v.data[0] };
+  return { policy: output.pi.data, value: output.v.data[0], margin: output.margin ? output.margin.data[0] : undefined };
 }
 
-// The AI's strength as named levels; Standard is the search the model records (play_web.py --sims)
-function levels(trained) {
-  const easier = [['Easy', 2], ['Casual', 10]].filter(([, sims]) => sims < trained);
-  return [...easier, ['Standard', trained], ['Strong', 4 * trained], ['Maximum', 16 * trained]];
+// ----- levels, and the adaptive level: the player's rating, kept per game in the browser -----
+const levelsOf = () => config.games[current].levels;
+const chosenLevel = () => levelsOf().find((level) => level.number === Number($('level').value));
+const measured = () => levelsOf().filter((level) => level.elo !== null);
+const ratingKey = () => `rating:${current}`;
+
+// The player's rating: the one kept, else a new player's: that of the second measured level
+function playerRating() {
+  const kept = JSON.parse(localStorage.getItem(ratingKey()) || 'null');
+  const start = measured()[Math.min(1, measured().length - 1)];
+  return kept || { rating: start.elo, games: 0 };
+}
+
+// After a finished game against a measured level: the Elo update (larger for the first games)
+function rate(score, level) {
+  const now = playerRating();
+  const expected = 1 / (1 + 10 ** ((level.elo - now.rating) / 400));
+  const k = now.games < 5 ? 100 : 40;
+  localStorage.setItem(ratingKey(), JSON.stringify({ rating: now.rating + k * (score - expected), games: now.games + 1 }));
+}
+
+// With the adaptive level on: the measured level nearest the player's rating
+function followRating() {
+  if (!$('adaptive').checked || !measured().length) return;
+  const { rating } = playerRating();
+  const nearest = measured().reduce((a, b) => (Math.abs(b.elo - rating) < Math.abs(a.elo - rating) ? b : a));
+  $('level').value = String(nearest.number);
+}
+
+function renderRating() {
+  const ladder = measured().length > 0;
+  $('adaptive').disabled = !ladder;
+  $('reset-rating').disabled = !ladder;
+  $('settai').disabled = Boolean(game && game.determinize);  // settai searches the whole position; this game hides part
+  if (!ladder) {
+    $('rating').textContent = text.notMeasured;
+    return;
+  }
+  const { rating, games } = playerRating();
+  $('rating').textContent = text.rating(Math.round(rating), games);
+}
+
+function resetRating() {
+  localStorage.removeItem(ratingKey());
+  followRating();
+  renderRating();
 }
 
 // The page in the chosen language: the fixed words, the game names, the title, and the levels
@@ -73,8 +116,10 @@ function applyLanguage(keepLevel = true) {
   document.title = title;
   for (const option of $('game').options) option.textContent = gameName(language, option.value);
   const chosen = keepLevel && $('level').value;
-  $('level').replaceChildren(...levels(config.games[current].simulations).map(([name, sims]) => new Option(
-    `${text.levels[name]} (${text.simulations(sims)})`, sims, false, chosen ? String(sims) === chosen : name === 'Standard')));
+  const standard = config.games[current].level;
+  $('level').replaceChildren(...levelsOf().map((level) => new Option(text.levelOption(level, config.near), level.number,
+    false, chosen ? String(level.number) === chosen : level.number === standard)));
+  renderRating();
 }
 
 function chooseLanguage() {
@@ -266,7 +311,7 @@ async function review(index) {
   setStatus('reviewStatus', 'reviewing');
   render();
   if (!game.isDone(position)) {
-    const result = await fairSearch(game, evaluate, position, Number($('level').value));
+    const result = await fairSearch(game, evaluate, position, config.games[current].simulations);
     if (mine !== generation) return;
     analysis = { ...result, state: position };
     const humanMoves = game.isFirstPlayer(position) === humanFirst;
@@ -396,21 +441,27 @@ async function afterMove() {
     const value = game.terminalValue(state());
     const human = humanToMove() ? value : -value;
     setStatus(human > 0 ? 'youWin' : human < 0 ? 'youLose' : 'draw', 'over');
+    countGame((human + 1) / 2);
     return render();
   }
-  // Search the position for whoever moves: the AI's move, or its suggestion to the human
+  // Search the position for whoever moves: the AI's move, or its suggestion to the human. The
+  // level decides how: its policy alone, or a search of its simulations; in settai mode the AI
+  // searches each of its moves and plays the one that keeps the game closest
   setStatus(humanToMove() ? 'yourMove' : 'thinking', humanToMove() ? 'human' : 'thinking');
   render();
-  const simulations = Number($('level').value);
+  const level = chosenLevel();
   const position = state();
-  const result = await fairSearch(game, evaluate, position, simulations);
+  const settai = !humanToMove() && $('settai').checked && !$('settai').disabled;
+  const result = settai ? await settaiSearch(game, evaluate, position, level.simulations)
+    : level.simulations === 0 ? await policyChoice(game, evaluate, position, humanToMove() ? 0 : level.temperature)
+      : await fairSearch(game, evaluate, position, level.simulations);
   if (mine !== generation) return;  // a move, a take-back or a new game came first
   // The search's value is for the side to move; the chart shows the human's expected score
-  analysis = { ...result, state: position };
+  analysis = result.visits ? { ...result, state: position } : null;
   chances[history.length - 1] = ((humanToMove() ? result.value : -result.value) + 1) / 2;
-  $('board').dataset.searched = result.visits.reduce((a, b) => a + b, 1);
+  $('board').dataset.searched = result.visits && !result.choice ? result.visits.reduce((a, b) => a + b, 1) : 0;
   if (!humanToMove()) {
-    play(bestAction(result));
+    play(result.choice ?? bestAction(result));
     return afterMove();
   }
   // A human with no square to click (Othello) passes
@@ -463,16 +514,31 @@ function takeBack() {
   if (last < 0 || document.body.dataset.state === 'error') return;
   generation += 1;
   reviewing = null;
+  countedLevel = null;
   history.length = last + 1;
   played.length = last;
   chances.length = last + 1;
   afterMove().catch(failed);
 }
 
+// A finished game counts for the adaptive level when it was played from the start at one measured
+// level, without take-backs or settai mode
+let countedLevel = null;
+function countGame(score) {
+  const level = levelsOf().find((l) => l.number === countedLevel);
+  countedLevel = null;
+  if (!level || level.elo === null || !$('adaptive').checked || $('settai').checked) return;
+  rate(score, level);
+  followRating();
+  renderRating();
+}
+
 // A game from the start with the chosen side, after `moves` (a loaded game's)
 function startGame(moves = []) {
   if (!game || !session) return;
   generation += 1;
+  followRating();
+  countedLevel = moves.length ? null : chosenLevel().number;
   humanFirst = $('side').value === 'first';
   history = [game.initial()];
   played = [];
@@ -555,6 +621,13 @@ async function main() {
   $('save').addEventListener('click', saveRecord);
   $('side').addEventListener('change', newGame);  // a new game with the chosen side, at once
   $('heat').addEventListener('change', render);
+  $('level').addEventListener('change', () => { countedLevel = played.length ? null : chosenLevel().number; });
+  $('adaptive').checked = localStorage.getItem('adaptive') === 'on';
+  $('adaptive').addEventListener('change', () => {
+    localStorage.setItem('adaptive', $('adaptive').checked ? 'on' : 'off');
+    if (!played.length) followRating();
+  });
+  $('reset-rating').addEventListener('click', resetRating);
   $('board').addEventListener('keydown', onKey);
   await loadGame(first);
 }

@@ -16,6 +16,16 @@ const GAME_NAMES = {
   },
 };
 
+const signed = (n) => (n > 0 ? `+${n}` : String(n));
+
+// The opponents of the measured ladders (alphazero/match.py's opponent_name) in Japanese
+function opponentJa(name) {
+  const fixed = { 'random player': 'ランダム', 'alpha-beta (perfect)': 'αβ探索（完全読み）',
+    'Monte Carlo tree search': 'モンテカルロ木探索', 'greedy player': '貪欲法' };
+  return fixed[name] || name.replace(/^alpha-beta depth (\d+)$/, 'αβ探索 深さ$1').replace(/^GRhino level (\d)$/, 'GRhino レベル$1')
+    .replace(/^Fairy-Stockfish depth (\d+)$/, 'Fairy-Stockfish 深さ$1');
+}
+
 const TEXT = {
   en: {
     gameLabel: 'Game', youPlay: 'You play', first: 'first', second: 'second', level: 'AI level', analysis: "Show the AI's analysis",
@@ -38,8 +48,12 @@ const TEXT = {
     estimate: (you, ai) => `AI's estimate: you ${you}% – AI ${ai}%`,
     points: (n) => ` ${n} points`, toPlace: (next, later) => `To place now: ${next}; then ${later || 'nothing'}`,
     inHand: (side) => `${side} in hand: `, legalMove: 'legal move', empty: 'empty',
-    levels: { Easy: 'Easy', Casual: 'Casual', Standard: 'Standard', Strong: 'Strong', Maximum: 'Maximum' },
-    simulations: (n) => `${n} simulations`,
+    levelOption: (level, near) => `Level ${level.number} – ${level.simulations ? `${level.simulations} simulations`
+      : level.temperature ? 'policy, sampled' : 'policy'}${level.elo === null ? ' (not measured)'
+      : ` (Elo ${level.elo}, ${Math.abs(level.near_difference) <= near ? `about ${level.near}`
+        : `${level.near} ${signed(level.near_difference)}`})`}`,
+    settai: 'Settai mode: the AI aims for a close game', adaptive: 'Adapt the level to me', resetRating: 'Reset',
+    rating: (rating, games) => `Your rating: ${rating} (${games} games)`, notMeasured: 'Levels not measured for this model',
     sides: { black: 'black', white: 'white', red: 'red', yellow: 'yellow', o: 'o', x: 'x', '▲': '▲', '▽': '▽' },
     pieces: ['', 'chick', 'elephant', 'giraffe', 'lion'],
     failed: (m) => `The model failed: ${m}`, cannotUse: (game, m) => `Cannot use the model for ${game}: ${m}`,
@@ -65,8 +79,12 @@ const TEXT = {
     estimate: (you, ai) => `AI の見込み: あなた ${you}% – AI ${ai}%`,
     points: (n) => ` ${n} 点`, toPlace: (next, later) => `いま置く値: ${next}、このあと: ${later || 'なし'}`,
     inHand: (side) => `${side}の持ち駒: `, legalMove: '打てる', empty: '空き',
-    levels: { Easy: 'やさしい', Casual: 'ふつう', Standard: '標準', Strong: '強い', Maximum: '最強' },
-    simulations: (n) => `${n} 回探索`,
+    levelOption: (level, near) => `レベル ${level.number} – ${level.simulations ? `探索 ${level.simulations} 回`
+      : level.temperature ? '方策のみ・確率的' : '方策のみ'}${level.elo === null ? '（未測定）'
+      : `（Elo ${level.elo}、${Math.abs(level.near_difference) <= near ? `${opponentJa(level.near)} くらい`
+        : `${opponentJa(level.near)} ${signed(level.near_difference)}`}）`}`,
+    settai: '接待モード: AI が接戦をめざします', adaptive: '強さを自動で合わせる', resetRating: 'リセット',
+    rating: (rating, games) => `あなたのレーティング: ${rating}（${games} 局）`, notMeasured: 'このモデルのレベルは未測定です',
     sides: { black: '黒', white: '白', red: '赤', yellow: '黄', o: 'o', x: 'x', '▲': '▲', '▽': '▽' },
     pieces: ['', 'ひよこ', 'ぞう', 'キリン', 'ライオン'],
     failed: (m) => `モデルの実行に失敗しました: ${m}`, cannotUse: (game, m) => `${game} にこのモデルは使えません: ${m}`,

@@ -11,6 +11,7 @@ class Node {
     this.p = prior;    // prior probability of the move that led here
     this.w = 0;        // total value, seen from this node's side to move
     this.n = 0;        // visits
+    this.net = 0;      // the network's value of this position, once evaluated
     this.children = null;
   }
 
@@ -31,6 +32,7 @@ class Node {
       const priors = actions.map((a) => policy[a]);
       const total = priors.reduce((a, b) => a + b, 0);
       this.children = actions.map((a, i) => new Node(game.next(this.state, a), total > 0 ? priors[i] / total : priors[i]));
+      this.net = value;
       this.w += value;
       this.n += 1;
       return value;
@@ -56,14 +58,66 @@ class Node {
   }
 }
 
-// Search `state` with `simulations` evaluations; returns the legal actions, their visit counts and
-// the root's value for the side to move (the mean of everything the search saw below it)
+// Search `state` with `simulations` evaluations; returns the legal actions, their visit counts, the
+// root's value for the side to move (the mean of everything the search saw) and `searched`, the
+// visit-weighted mean of its moves' values (the root's own network value left out)
 export async function search(game, evaluate, state, simulations) {
   const root = new Node(state, 0);
   for (let i = 0; i < simulations; i++) await root.evaluate(game, evaluate);
   const actions = game.legalActions(state);
   const visits = root.children ? root.children.map((c) => c.n) : actions.map(() => 0);
-  return { actions, visits, value: root.n ? root.w / root.n : 0 };
+  const value = root.n ? root.w / root.n : 0;
+  return { actions, visits, value, searched: root.n > 1 ? (root.w - root.net) / (root.n - 1) : value };
+}
+
+// The network's policy alone (the weakest levels): the legal moves' probabilities in place of visit
+// counts, and the move: the most likely at temperature 0, else drawn from the probabilities raised
+// to 1/temperature (match.py's PolicyPlayer)
+export async function policyChoice(game, evaluate, state, temperature, random = Math.random) {
+  const { policy, value } = await evaluate(state);
+  const actions = game.legalActions(state);
+  const priors = actions.map((a) => policy[a]);
+  let index = priors.indexOf(Math.max(...priors));
+  if (temperature > 0) {
+    const weights = priors.map((p) => p ** (1 / temperature));
+    let left = random() * weights.reduce((a, b) => a + b, 0);
+    index = weights.findIndex((w) => (left -= w) < 0);
+    if (index < 0) index = weights.length - 1;  // rounding left a sliver
+  }
+  return { actions, visits: priors, value, choice: actions[index] };
+}
+
+// 接待 (settai): match.py's settai_choice and settai_choices, one game at a time
+export const SETTAI_FLOOR = 0.0, SETTAI_GIVE = 0.4, SETTAI_MIN_SIMS = 16;
+
+// Among the moves worth at least SETTAI_FLOOR and within SETTAI_GIVE of the best, the one whose final
+// margin (when the model predicts one) or value is nearest 0, the first on ties; the best move when
+// none qualifies. `q` and `margins` are for the side to move, one per action.
+export function settaiChoice(actions, q, margins = null) {
+  const best = Math.max(...q);
+  const candidates = actions.map((_, i) => i).filter((i) => q[i] >= Math.max(SETTAI_FLOOR, best - SETTAI_GIVE));
+  if (!candidates.length) return actions[q.indexOf(best)];
+  const closeness = (i) => Math.abs(margins ? margins[i] : q[i]);
+  return actions[candidates.reduce((a, b) => (closeness(b) < closeness(a) ? b : a))];
+}
+
+// Every legal move's position searched on its own (at least SETTAI_MIN_SIMS simulations), then
+// settaiChoice; the result has the moves' values for the side to move as `q` and the move as `choice`
+export async function settaiSearch(game, evaluate, state, simulations) {
+  const actions = game.legalActions(state);
+  const q = [], margins = [];
+  for (const action of actions) {
+    const child = game.next(state, action);
+    if (game.isDone(child)) {
+      q.push(-game.terminalValue(child));
+    } else {
+      q.push(-(await search(game, evaluate, child, Math.max(SETTAI_MIN_SIMS, simulations))).searched);
+    }
+    const { margin } = await evaluate(child);  // the margin head's prediction, as match.py asks it
+    margins.push(margin === undefined ? null : -margin);
+  }
+  const choice = settaiChoice(actions, q, margins.every((m) => m !== null) ? margins : null);
+  return { actions, q, value: q[actions.indexOf(choice)], choice };
 }
 
 // A game with hidden information (point-Othello's future values): search `samples` draws of what

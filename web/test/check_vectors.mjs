@@ -6,9 +6,11 @@
 //         winner's stones); names: every action's name, as the GTP engine writes it
 // search: a position, the real network outputs Python saw while searching it (by input planes),
 //         and pv_mcts.py's visit counts, which web/mcts.js must reproduce
+// settai: moves' values (and predicted margins) and match.py's settai_choice, which
+//         web/mcts.js's settaiChoice must make too
 import { readFileSync } from 'node:fs';
 import { GAMES } from '../games.js';
-import { search } from '../mcts.js';
+import { search, settaiChoice } from '../mcts.js';
 
 const vectors = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const failures = [];
@@ -73,8 +75,13 @@ for (const v of vectors.search) {
   check(same(result.visits, v.visits), `${v.game} search after [${v.moves}]: visits ${result.visits} != ${v.visits}`);
 }
 
+for (const v of vectors.settai || []) {
+  const choice = settaiChoice(v.actions, v.q, v.margins);
+  check(choice === v.choice, `settai over q ${v.q} and margins ${v.margins}: ${choice} != ${v.choice}`);
+}
+
 if (failures.length) {
   console.error(failures.join('\n'));
   process.exit(1);
 }
-console.log(`checked ${positions} positions and ${searches} searches`);
+console.log(`checked ${positions} positions, ${searches} searches and ${(vectors.settai || []).length} settai choices`);
