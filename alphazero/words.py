@@ -53,11 +53,16 @@ def colour(name, said):
     return said['colours'].get(name, name)
 
 
+def setting_text(level, said):
+    """How a level plays: '25 simulations', 'policy alone', 'policy alone, sampled'."""
+    if level.simulations:
+        return said['simulations'].format(count=level.simulations)
+    return said['sampled'] if level.temperature else said['policy']
+
+
 def level_text(level, said):
     """A level as the player says it: 'level 3 (25 simulations, Elo 812, about alpha-beta depth 2)'."""
-    how = said['simulations'].format(count=level.simulations) if level.simulations else \
-        said['sampled'] if level.temperature else said['policy']
-    parts = [how]
+    parts = [setting_text(level, said)]
     if level.elo is None:
         parts.append(said['not_measured'])
     else:

@@ -1,7 +1,9 @@
-"""The tables of shipped models in README.md, README.ja.md and docs/strength.md, and full shogi's
-comparison of networks in docs/shogi.md, made from the files that hold the figures
-(pretrained/*/model.json): run `python docs/make_tables.py` after a model or
-its measurements change. tests/test_docs.py fails when a page's table and its source disagree."""
+"""The tables of measured figures in the pages, made from the files that hold them: the shipped
+models in README.md, README.ja.md and docs/strength.md, their levels of play and settai mode in
+docs/strength.md (pretrained/*/model.json, docs/settai/*.json), full shogi's comparison of networks
+in docs/shogi.md, the recipes in docs/recipes.md (docs/recipes/*.json). Run
+`python docs/make_tables.py` after a model or its measurements change; tests/test_docs.py fails
+when a page's table and its source disagree."""
 import argparse
 import glob
 import json
@@ -101,19 +103,63 @@ def recipes_table(page):
     return '\n'.join(rows)
 
 
-PAGES = {'README.md': (BEGIN, table), 'README.ja.md': (BEGIN, table), os.path.join('docs', 'strength.md'): (BEGIN, table),
-         os.path.join('docs', 'shogi.md'): (SHOGI_BEGIN, shogi_table),
-         os.path.join('docs', 'recipes.md'): (RECIPES_BEGIN, recipes_table)}
+# The levels of play of every shipped model that has a measured ladder (docs/strength.md)
+LEVELS_BEGIN = '<!-- the table below is made by docs/make_tables.py from the levels in pretrained/*/model.json -->'
+
+
+def levels_table(page):
+    sys.path.insert(0, ROOT)
+    from alphazero.levels import Level
+    from alphazero.words import setting_text, words
+    rows = ['| game | level | plays with | Elo (random player 0) | nearest measured opponent | opponents on the ladder |',
+            '|---|---|---|---|---|---|']
+    for name, model in shipped().items():
+        ladder = model.get('levels')
+        if not ladder:
+            continue
+        opponents = ', '.join(f'{opponent} {elo}' for opponent, elo in ladder['opponents'].items())
+        for entry in ladder['levels']:
+            level = Level(**entry)
+            near = f'{level.near} ({level.near_difference:+d})'
+            rows.append(f'| {name} | {level.number} | {setting_text(level, words())} | {level.elo} | {near} | '
+                        f'{opponents if level.number == 1 else ""} |')
+    return '\n'.join(rows)
+
+
+# Settai mode against opponents of different strength (docs/strength.md), from bench/settai_margins.py's files
+SETTAI_BEGIN = '<!-- the table below is made by docs/make_tables.py from docs/settai/*.json -->'
+
+
+def settai_table(page):
+    rows = ['| game | simulations | opponent | normal: won-drew-lost | normal: median (quartiles) | settai: won-drew-lost '
+            '| settai: median (quartiles) |', '|---|---|---|---|---|---|---|']
+    for path in sorted(glob.glob(os.path.join(ROOT, 'docs', 'settai', '*.json'))):
+        with open(path, encoding='utf-8') as f:
+            results = json.load(f)
+        for opponent, modes in results['summary'].items():
+            cells = []
+            for mode in ('normal', 'settai'):
+                m = modes[mode]
+                cells += [f'{m["won"]}-{m["drew"]}-{m["lost"]}', f'{m["median"]:+g} ({m["quartiles"][0]:+g} to {m["quartiles"][1]:+g})']
+            rows.append(f'| {results["game"]} | {results["simulations"]} | {opponent} | ' + ' | '.join(cells) + ' |')
+    return '\n'.join(rows)
+
+
+PAGES = {'README.md': [(BEGIN, table)], 'README.ja.md': [(BEGIN, table)],
+         os.path.join('docs', 'strength.md'): [(BEGIN, table), (LEVELS_BEGIN, levels_table), (SETTAI_BEGIN, settai_table)],
+         os.path.join('docs', 'shogi.md'): [(SHOGI_BEGIN, shogi_table)],
+         os.path.join('docs', 'recipes.md'): [(RECIPES_BEGIN, recipes_table)]}
 
 
 def regenerated(page):
-    """The page's text with its table made again."""
-    begin, make = PAGES[page]
+    """The page's text with its tables made again."""
     with open(os.path.join(ROOT, page), encoding='utf-8') as f:
         text = f.read()
-    before, rest = text.split(begin + '\n', 1)
-    _, after = rest.split(END, 1)
-    return f'{before}{begin}\n{make(page)}\n{END}{after}'
+    for begin, make in PAGES[page]:
+        before, rest = text.split(begin + '\n', 1)
+        _, after = rest.split(END, 1)
+        text = f'{before}{begin}\n{make(page)}\n{END}{after}'
+    return text
 
 
 if __name__ == '__main__':

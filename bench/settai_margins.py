@@ -1,0 +1,148 @@
+"""Settai mode (接待) measured: how close the games end, normal mode beside settai mode, against
+opponents of clearly different strength.
+
+The model plays --games games against each opponent in each mode (colours alternating, openings of
+--opening random moves each played with both colours): the game's fixed opponents (random,
+alpha-beta) and any GTP engine given (GRhino levels for Othello). For a game with a margin (Othello:
+discs) each game's final margin from the model's side is kept; for the others its result. Results go
+to --out (JSON) and a chart of the margins per opponent and mode to --chart; docs/make_tables.py
+turns the JSON into the table of docs/strength.md.
+
+Run: .venv/bin/python bench/settai_margins.py --game othello8 --sims 100 \\
+        --engine "/usr/games/gtp-rhino -l 1" --engine "/usr/games/gtp-rhino -l 2" --engine "/usr/games/gtp-rhino -l 3" \\
+        --out docs/settai/othello8.json --chart docs/settai/othello8.png
+"""
+import argparse
+import contextlib
+import json
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
+
+import numpy as np  # noqa: E402
+from tqdm import tqdm  # noqa: E402
+
+from alphazero.batched_mcts import Evaluator  # noqa: E402
+from alphazero.cli import UserError, run  # noqa: E402
+from alphazero.files import atomic_output, playing_sims  # noqa: E402
+from alphazero.games import load_game, playing_model_path  # noqa: E402
+from alphazero.inference import load_network  # noqa: E402
+from alphazero.limits import engine_command, whole_number  # noqa: E402
+from alphazero.match import (FunctionPlayer, MctsPlayer, engine_player, match_pairings, opponent_name,  # noqa: E402
+                             paired_openings, play_games)
+
+MODES = ('normal', 'settai')
+
+
+def final_margins(game, results):
+    """The model's final margin (its side's discs less the other's) or result (1, 0, -1) per game;
+    the model moved first in the even-numbered games."""
+    outcomes = []
+    for index, played in enumerate(results):
+        first = index % 2 == 0
+        if game.score is not None:
+            outcomes.append(int(game.score(played.state)) * (1 if first else -1))
+        else:
+            outcomes.append(int(played.value(first)))
+    return outcomes
+
+
+def measure(game, path, sims, commands, games, opening, seed):
+    """{mode: {opponent: [margin or result per game]}}, every game of both modes at once."""
+    network, _ = load_network(path, game)
+    rng = np.random.default_rng(seed)
+    openings = paired_openings(game, opening, games, rng)
+    models = {mode: MctsPlayer(Evaluator(network), sims, 0.0, rng, settai=mode == 'settai') for mode in MODES}
+    with contextlib.ExitStack() as stack:
+        opponents = {opponent_name(name): FunctionPlayer(action) for name, action in game.opponents().items()}
+        for command in commands:
+            opponents[opponent_name(command)] = stack.enter_context(engine_player(command, game))
+        matches = [(mode, name) for mode in MODES for name in opponents]
+        pairings = [pair for mode, name in matches for pair in match_pairings(models[mode], opponents[name], games)]
+        with tqdm(total=len(pairings), desc='normal and settai games', unit='game') as progress:
+            results = play_games(game.State, pairings, progress=progress, openings=openings * len(matches))
+    outcomes = {mode: {} for mode in MODES}
+    for index, (mode, name) in enumerate(matches):
+        outcomes[mode][name] = final_margins(game, results[index * games:(index + 1) * games])
+    return outcomes
+
+
+def summary(outcomes):
+    """Per mode and opponent: wins, draws, losses and the median (and quartiles of the) margin."""
+    table = {}
+    for mode, by_opponent in outcomes.items():
+        for name, margins in by_opponent.items():
+            quartiles = statistics.quantiles(margins, n=4) if len(margins) > 1 else [margins[0]] * 3
+            table.setdefault(name, {})[mode] = {
+                'won': sum(m > 0 for m in margins), 'drew': sum(m == 0 for m in margins), 'lost': sum(m < 0 for m in margins),
+                'median': statistics.median(margins), 'quartiles': [quartiles[0], quartiles[2]],
+                'mean_absolute': sum(abs(m) for m in margins) / len(margins)}
+    return table
+
+
+def draw(content, path):
+    import matplotlib
+    matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+    names = list(content['outcomes']['normal'])
+    figure, axis = plt.subplots(figsize=(1.8 * len(names) + 2, 4))
+    for offset, mode, colour in ((-0.18, 'normal', '#1565c0'), (0.18, 'settai', '#e65100')):
+        data = [content['outcomes'][mode][name] for name in names]
+        parts = axis.boxplot(data, positions=[i + offset for i in range(len(names))], widths=0.3, patch_artist=True,
+                             manage_ticks=False)
+        for box in parts['boxes']:
+            box.set(facecolor=colour, alpha=0.35)
+        for i, values in enumerate(data):
+            axis.scatter(np.full(len(values), i + offset) + np.random.default_rng(i).uniform(-0.07, 0.07, len(values)),
+                         values, s=8, color=colour, alpha=0.6, label=mode if i == 0 else None)
+    axis.axhline(0, color='#555', lw=1, ls='--')
+    axis.set_xticks(range(len(names)), names, rotation=15)
+    margin = content['margin'] is not None
+    axis.set_ylabel('final margin for the AI' if margin else 'result for the AI (1 win, 0 draw, -1 loss)')
+    axis.set_title(f'{content["game"]}: normal and settai mode, {content["games"]} games per opponent')
+    axis.legend()
+    axis.grid(alpha=0.3, axis='y')
+    figure.tight_layout()
+    with atomic_output(path) as temporary:
+        figure.savefig(temporary, format='png', dpi=90)
+    plt.close(figure)
+
+
+def main():
+    parser = argparse.ArgumentParser(description='Final margins of normal and settai mode against several opponents.')
+    parser.add_argument('--game', required=True)
+    parser.add_argument('--model', help="the model (default: the game's best.h5, else the shipped one)")
+    parser.add_argument('--sims', type=whole_number(1, 100000), help='simulations per move (default: what the model records)')
+    parser.add_argument('--engine', action='append', default=[], type=engine_command, metavar='COMMAND')
+    parser.add_argument('--games', type=whole_number(2, 1000), default=40, help='games per opponent and mode (default: %(default)s)')
+    parser.add_argument('--opening', type=whole_number(0, 20), default=4, help='random moves before each game (default: %(default)s)')
+    parser.add_argument('--seed', type=int)
+    parser.add_argument('--out', required=True, help='results JSON')
+    parser.add_argument('--chart', help='chart PNG')
+    args = parser.parse_args()
+    game = load_game(args.game)
+    path = args.model or playing_model_path(game)
+    sims, _ = playing_sims(args.sims, path, 50)
+    if game.determinize is not None:
+        raise UserError(f'{game.NAME} hides part of the position: settai mode needs all of it')
+    outcomes = measure(game, path, sims, args.engine, args.games, args.opening, args.seed)
+    content = {'game': game.NAME, 'model': path, 'simulations': sims, 'games': args.games, 'opening': args.opening,
+               'margin': 'final margin' if game.score is not None else None,
+               'how': f'python bench/settai_margins.py {" ".join(sys.argv[1:])}', 'outcomes': outcomes,
+               'summary': summary(outcomes)}
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    with atomic_output(args.out) as temporary:
+        with open(temporary, 'w') as f:
+            json.dump(content, f, indent=1)
+    for name, modes in content['summary'].items():
+        print(name + ': ' + '; '.join(f'{mode} {m["won"]}-{m["drew"]}-{m["lost"]}, median margin {m["median"]:+g}'
+                                      for mode, m in modes.items()))
+    if args.chart:
+        draw(content, args.chart)
+
+
+if __name__ == '__main__':
+    run(main)
