@@ -18,12 +18,14 @@ import numpy as np
 from alphazero.batched_mcts import Evaluator
 from alphazero.cli import ArgumentParser, UserError, protocol_streams, run, serve
 from alphazero.files import playing_sims
-from alphazero.flags import add_search_option_flags, add_settai_flag, search_options
+from alphazero.flags import add_level_flag, add_search_option_flags, add_settai_flag, search_options
 from alphazero.games import add_game_flag, load_game, player_value, playing_model_path
 from alphazero.gtp import COLORS, action_names, color_to_move, gtp_problem, parse_color, parse_move
 from alphazero.inference import load_network
 from alphazero.limits import MAX_SIMS, check_search, file_path, whole_number
-from alphazero.match import MctsPlayer
+from alphazero.levels import playing_level
+from alphazero.match import level_player
+from alphazero.words import level_text, words
 from pv_mcts import PV_EVALUATE_COUNT
 
 # Parameters
@@ -186,6 +188,7 @@ def parse_args(argv=None):
     add_game_flag(parser)
     parser.add_argument('--model', type=file_path, help="a model file, .h5 or .onnx (default: the game's best.h5, on onnxruntime when its export is current)")
     parser.add_argument('--sims', type=whole_number(1, MAX_SIMS), help=f'search simulations per move (default: what the model records, else {PV_EVALUATE_COUNT})')
+    add_level_flag(parser)
     add_search_option_flags(parser)
     add_settai_flag(parser)
     args = parser.parse_args(argv)
@@ -205,9 +208,11 @@ def main():
     network, description = load_network(path, game)
     sims, why = playing_sims(args.sims, path, PV_EVALUATE_COUNT)
     check_search(game, sims)
-    player = MctsPlayer(Evaluator(network), sims, 0.0, np.random.default_rng(0), determinize=game.determinize,
-                        options=search_options(args), settai=args.settai)
-    print(f'{ENGINE_NAME}: {game.NAME}, {description}, {sims} simulations per move ({why})', file=sys.stderr)
+    level, _ = playing_level(path, sims, args.level)
+    player = level_player(Evaluator(network), level, np.random.default_rng(0), game.determinize, args.settai,
+                          search_options(args))
+    print(f'{ENGINE_NAME}: {game.NAME}, {description}, {sims} simulations per move at full strength ({why}); '
+          f'playing at {level_text(level, words())}', file=sys.stderr)
     session = GtpSession(game, lambda state: player.choose([state])[0][0],
                          log=lambda text: print(text, file=sys.stderr, flush=True))
     serve(lines, answers, session.execute, lambda: session.finished)

@@ -12,10 +12,10 @@ import numpy as np
 from alphazero.batched_mcts import Evaluator, SearchOptions
 from alphazero.cli import ArgumentParser, UserError, run
 from alphazero.files import playing_sims
-from alphazero.flags import add_search_option_flags, add_settai_flag, search_options
+from alphazero.flags import add_level_flag, add_search_option_flags, add_settai_flag, search_options
 from alphazero.games import add_game_flag, as_game, load_game, player_value, playing_model_path
 from alphazero.inference import load_network
-from alphazero.levels import Level, choose_level, full_strength, levels_for
+from alphazero.levels import Level, playing_level
 from alphazero.limits import MAX_SIMS, check_search, file_path, whole_number
 from alphazero.match import level_player
 from alphazero.words import LANGUAGES, WORDS, colour, language, level_text, words
@@ -376,9 +376,7 @@ def parse_args(argv=None):
     add_game_flag(parser)
     parser.add_argument('--text', action='store_true', help='play in the terminal instead of a window')
     parser.add_argument('--second', action='store_true', help='let the AI move first')
-    parser.add_argument('--level', type=whole_number(1, 10), metavar='N',
-                        help='play at level N, 1 the weakest (the levels and their measured strength: docs/strength.md); '
-                             'default: full strength')
+    add_level_flag(parser)
     parser.add_argument('--sims', type=whole_number(1, MAX_SIMS), help=f'search simulations per move at full strength (default: what the model records, else {PV_EVALUATE_COUNT})')
     parser.add_argument('--model', type=file_path, help="a model file, .h5 or .onnx (default: the game's best.h5, on onnxruntime when its export is current)")
     parser.add_argument('--lang', choices=LANGUAGES, help='the language of the window and the terminal (default: Japanese '
@@ -400,13 +398,12 @@ def main():
     network, description = load_network(path, game)
     sims, why = playing_sims(args.sims, path, PV_EVALUATE_COUNT)
     check_search(game, sims)
-    levels = levels_for(path, sims)
-    level = choose_level(levels, args.level) if args.level else None
+    level, count = playing_level(path, sims, args.level)
     print(f'AI: {description}, {sims} simulations per move at full strength ({why}); playing at '
-          f'{level_text(level or full_strength(levels, sims), said)} of {len(levels)}', file=sys.stderr)
+          f'{level_text(level, said)} of {count}', file=sys.stderr)
     if args.settai:
         print(said['settai'], file=sys.stderr)
-    next_action = ai_action(game, network, sims, search_options(args), args.settai, level)
+    next_action = ai_action(game, network, sims, search_options(args), args.settai, level if args.level else None)
     if args.text:
         play_text(game, next_action, not args.second, said=said)
     elif game.action_squares:

@@ -38,6 +38,12 @@ def add_search_option_flags(parser):
                              'R x sqrt(prior of the visited moves), instead of 0 as in the book')
 
 
+def add_level_flag(parser):
+    parser.add_argument('--level', type=whole_number(1, 10), metavar='N',
+                        help='play at level N, 1 the weakest: the policy alone up to four times the model\'s simulations '
+                             '(their measured strength: docs/strength.md) (default: the model\'s own simulations)')
+
+
 def add_settai_flag(parser):
     parser.add_argument('--settai', action='store_true',
                         help='settai mode (接待): the AI aims for a close result, not a win, without playing a move its '

@@ -87,6 +87,13 @@ def choose_level(levels, number):
     raise UserError(f'--level {number}: this model has levels 1 to {len(levels)}')
 
 
+def playing_level(model_path, sims, number=None):
+    """(the level a player plays: level `number` of the model's levels, else its full strength;
+    how many levels the model has)."""
+    levels = levels_for(model_path, sims)
+    return (choose_level(levels, number) if number else full_strength(levels, sims)), len(levels)
+
+
 def fit_ratings(matches, anchor=ANCHOR, iterations=500):
     """Elo ratings from matches [(player, opponent, points of player, games)], the `anchor` at 0.
 

@@ -152,3 +152,17 @@ def test_evaluate_levels_writes_a_ladder_the_players_read(tiny_best, workdir, mo
     assert all(m['won'] + m['drew'] + m['lost'] == 4 for m in ladder['matches'])
     levels = levels_for('model/best.h5', 8)
     assert all(isinstance(level.elo, (int, float)) and level.near for level in levels)
+
+
+def test_the_players_take_a_level(tmp_path):
+    import gtp_engine
+    import human_play
+    from alphazero.levels import playing_level
+    assert gtp_engine.parse_args(['--game', 'othello8', '--level', '3']).level == 3
+    assert human_play.parse_args(['--level', '1']).level == 1
+    (tmp_path / 'model.json').write_text(json.dumps({'game': 'othello8', 'levels': LADDER}))
+    model = str(tmp_path / 'best.h5')
+    assert playing_level(model, 50) == (levels_for(model, 50)[3], 5)  # full strength: the model's own simulations
+    assert playing_level(model, 50, 2)[0].elo == 500
+    with pytest.raises(UserError, match='--level 7'):
+        playing_level(model, 50, 7)
