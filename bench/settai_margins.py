@@ -84,6 +84,8 @@ def summary(outcomes):
 
 
 def draw(content, path):
+    """Othello: each game's final margin per opponent and mode (boxes and points); a game without a
+    margin: its wins, draws and losses per opponent and mode (stacked bars)."""
     import matplotlib
     matplotlib.use('Agg')
     import matplotlib.pyplot as plt
@@ -91,19 +93,27 @@ def draw(content, path):
     figure, axis = plt.subplots(figsize=(1.8 * len(names) + 2, 4))
     for offset, mode, colour in ((-0.18, 'normal', '#1565c0'), (0.18, 'settai', '#e65100')):
         data = [content['outcomes'][mode][name] for name in names]
-        parts = axis.boxplot(data, positions=[i + offset for i in range(len(names))], widths=0.3, patch_artist=True,
-                             manage_ticks=False)
+        positions = [i + offset for i in range(len(names))]
+        if content['margin'] is None:
+            bottom = np.zeros(len(names))
+            for result, shade in ((1, 1.0), (0, 0.55), (-1, 0.25)):
+                counts = np.array([values.count(result) for values in data])
+                axis.bar(positions, counts, 0.32, bottom=bottom, color=colour, alpha=shade, edgecolor='white',
+                         label=f'{mode}: {"won" if result > 0 else "drew" if result == 0 else "lost"}')
+                bottom += counts
+            continue
+        parts = axis.boxplot(data, positions=positions, widths=0.3, patch_artist=True, manage_ticks=False)
         for box in parts['boxes']:
             box.set(facecolor=colour, alpha=0.35)
         for i, values in enumerate(data):
             axis.scatter(np.full(len(values), i + offset) + np.random.default_rng(i).uniform(-0.07, 0.07, len(values)),
                          values, s=8, color=colour, alpha=0.6, label=mode if i == 0 else None)
-    axis.axhline(0, color='#555', lw=1, ls='--')
+    if content['margin'] is not None:
+        axis.axhline(0, color='#555', lw=1, ls='--')
     axis.set_xticks(range(len(names)), names, rotation=15)
-    margin = content['margin'] is not None
-    axis.set_ylabel('final margin for the AI' if margin else 'result for the AI (1 win, 0 draw, -1 loss)')
+    axis.set_ylabel('final margin for the AI' if content['margin'] else 'games (won, drew, lost from the bottom)')
     axis.set_title(f'{content["game"]}: normal and settai mode, {content["games"]} games per opponent')
-    axis.legend()
+    axis.legend(fontsize=7, ncol=2)
     axis.grid(alpha=0.3, axis='y')
     figure.tight_layout()
     with atomic_output(path) as temporary:
