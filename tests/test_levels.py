@@ -166,3 +166,12 @@ def test_the_players_take_a_level(tmp_path):
     assert playing_level(model, 50, 2)[0].elo == 500
     with pytest.raises(UserError, match='--level 7'):
         playing_level(model, 50, 7)
+
+
+def test_an_opponent_meets_the_next_level_until_a_match_is_even():
+    from evaluate_levels import next_level
+    assert next_level(2, 0.9, 5, {2}) == 1      # the level won easily: the opponent is weaker
+    assert next_level(2, 0.1, 5, {2}) == 3      # the level lost: the opponent is stronger
+    assert next_level(2, 0.5, 5, {2}) is None   # even: placed
+    assert next_level(0, 0.9, 5, {0}) is None and next_level(4, 0.1, 5, {4}) is None  # the ladder ends
+    assert next_level(3, 0.1, 5, {3, 4}) is None  # never the same level twice
