@@ -50,14 +50,16 @@ def final_margins(game, results):
     return outcomes
 
 
-def measure(game, path, sims, commands, games, opening, seed):
-    """{mode: {opponent: [margin or result per game]}}, every game of both modes at once."""
+def measure(game, path, sims, commands, games, opening, seed, fixed=None):
+    """{mode: {opponent: [margin or result per game]}}, every game of both modes at once; `fixed`: the
+    game's fixed opponents to play (None: all)."""
     network, _ = load_network(path, game)
     rng = np.random.default_rng(seed)
     openings = paired_openings(game, opening, games, rng)
     models = {mode: MctsPlayer(Evaluator(network), sims, 0.0, rng, settai=mode == 'settai') for mode in MODES}
     with contextlib.ExitStack() as stack:
-        opponents = {opponent_name(name): FunctionPlayer(action) for name, action in game.opponents().items()}
+        opponents = {opponent_name(name): FunctionPlayer(action) for name, action in game.opponents().items()
+                     if fixed is None or opponent_name(name) in fixed}
         for command in commands:
             opponents[opponent_name(command)] = stack.enter_context(engine_player(command, game))
         matches = [(mode, name) for mode in MODES for name in opponents]
@@ -129,6 +131,10 @@ def main():
     parser.add_argument('--engine', action='append', default=[], type=engine_command, metavar='COMMAND')
     parser.add_argument('--games', type=whole_number(2, 1000), default=40, help='games per opponent and mode (default: %(default)s)')
     parser.add_argument('--opening', type=whole_number(0, 20), default=4, help='random moves before each game (default: %(default)s)')
+    parser.add_argument('--opponent', action='append', metavar='NAME',
+                        help='play only this fixed opponent, as the table names it ("alpha-beta depth 2"; repeatable) '
+                             '(default: all of the game\'s)')
+    parser.add_argument('--label', help='how the table names the model (default: the game)')
     parser.add_argument('--seed', type=int)
     parser.add_argument('--out', required=True, help='results JSON')
     parser.add_argument('--chart', help='chart PNG')
@@ -138,8 +144,8 @@ def main():
     sims, _ = playing_sims(args.sims, path, 50)
     if game.determinize is not None:
         raise UserError(f'{game.NAME} hides part of the position: settai mode needs all of it')
-    outcomes = measure(game, path, sims, args.engine, args.games, args.opening, args.seed)
-    content = {'game': game.NAME, 'model': path, 'simulations': sims, 'games': args.games, 'opening': args.opening,
+    outcomes = measure(game, path, sims, args.engine, args.games, args.opening, args.seed, args.opponent)
+    content = {'game': game.NAME, 'label': args.label or game.NAME, 'model': path, 'simulations': sims, 'games': args.games, 'opening': args.opening,
                'margin': 'final margin' if game.score is not None else None,
                'how': f'python bench/settai_margins.py {" ".join(sys.argv[1:])}', 'outcomes': outcomes,
                'summary': summary(outcomes)}

@@ -131,7 +131,7 @@ SETTAI_BEGIN = '<!-- the table below is made by docs/make_tables.py from docs/se
 
 
 def settai_table(page):
-    rows = ['| game | simulations | opponent | normal: won-drew-lost | normal: median (quartiles) | settai: won-drew-lost '
+    rows = ['| model | simulations | opponent | normal: won-drew-lost | normal: median (quartiles) | settai: won-drew-lost '
             '| settai: median (quartiles) |', '|---|---|---|---|---|---|---|']
     for path in sorted(glob.glob(os.path.join(ROOT, 'docs', 'settai', '*.json'))):
         with open(path, encoding='utf-8') as f:
@@ -141,7 +141,8 @@ def settai_table(page):
             for mode in ('normal', 'settai'):
                 m = modes[mode]
                 cells += [f'{m["won"]}-{m["drew"]}-{m["lost"]}', f'{m["median"]:+g} ({m["quartiles"][0]:+g} to {m["quartiles"][1]:+g})']
-            rows.append(f'| {results["game"]} | {results["simulations"]} | {opponent} | ' + ' | '.join(cells) + ' |')
+            rows.append(f'| {results.get("label", results["game"])} | {results["simulations"]} | {opponent} | '
+                        + ' | '.join(cells) + ' |')
     return '\n'.join(rows)
 
 
