@@ -112,8 +112,9 @@ def print_ladder(levels, ratings, matches):
         print(f'{player} vs {opponent}: {describe_match(match_summary(points))}')
 
 
-# Put the ladder into the model.json beside the model (a new one holds just the game and the ladder)
-def write_ladder(game, path, entry):
+# The model.json beside the model that the ladder goes into, as it is now (a new one holds just the
+# game), checked before any game is played
+def ladder_file(game, path):
     target = ladder_path(path)
     content = {'game': game.NAME}
     if os.path.exists(target):
@@ -122,8 +123,12 @@ def write_ladder(game, path, entry):
                 content = json.load(f)
         except (OSError, ValueError) as error:
             raise UserError(f'{target} is not readable JSON ({error}): fix or remove it, then measure again') from None
-        if content.get('game', game.NAME) != game.NAME:
-            raise UserError(f'{target} is the model.json of {content["game"]}, not of {game.NAME}: is --model right?')
+        if not isinstance(content, dict) or content.get('game', game.NAME) != game.NAME:
+            raise UserError(f'{target} is not the model.json of a {game.NAME} model: is --model right?')
+    return target, content
+
+
+def write_ladder(target, content, entry):
     content['levels'] = entry
     with atomic_output(target) as temporary:
         with open(temporary, 'w', encoding='utf-8') as f:
@@ -159,7 +164,8 @@ def main():
     path = args.model or playing_model_path(game)
     sims, why = playing_sims(args.sims, path, PV_EVALUATE_COUNT)
     check_search(game, sims, args.parallel)
-    print(f'levels of {path}: the strongest searches {sims} simulations per move ({why})')
+    print(f'levels of {path}: the model\'s own search is {sims} simulations per move ({why})')
+    target, content = ladder_file(game, path) if args.write else (None, None)
     levels, ratings, matches = measure_levels(game, path, sims, args.games, args.opening, args.engine, args.seed,
                                               args.parallel)
     print_ladder(levels, ratings, matches)
@@ -168,7 +174,7 @@ def main():
                f'from openings of {args.opening} random moves each played with both colours; the random player against '
                'level 1, each level against the next, each other opponent from the middle level up or down until a '
                f'match scores {EVEN[0]}-{EVEN[1]}; Elo fitted to all matches (each moved half a game towards even)')
-        write_ladder(game, path, ladder_entry(levels, ratings, matches, how))
+        write_ladder(target, content, ladder_entry(levels, ratings, matches, how))
 
 
 if __name__ == '__main__':

@@ -175,3 +175,18 @@ def test_an_opponent_meets_the_next_level_until_a_match_is_even():
     assert next_level(2, 0.5, 5, {2}) is None   # even: placed
     assert next_level(0, 0.9, 5, {0}) is None and next_level(4, 0.1, 5, {4}) is None  # the ladder ends
     assert next_level(3, 0.1, 5, {3, 4}) is None  # never the same level twice
+
+
+@pytest.mark.parametrize('existing', ['{"game": "connect4"}', '[1, 2]', '{broken'])
+def test_evaluate_levels_refuses_a_model_json_it_cannot_write_into_before_playing(tiny_best, workdir, monkeypatch, capsys,
+                                                                                    existing):
+    import sys
+    from evaluate_levels import main
+    from alphazero.cli import run
+    (workdir / 'model' / 'model.json').write_text(existing)
+    monkeypatch.setattr(sys, 'argv', ['evaluate_levels.py', '--model', 'model/best.h5', '--sims', '8', '--write'])
+    with pytest.raises(SystemExit):
+        run(main)
+    error = capsys.readouterr().err
+    assert error.startswith('error: ') and 'model.json' in error and 'level 1 vs' not in error
+    assert (workdir / 'model' / 'model.json').read_text() == existing  # left as it was
