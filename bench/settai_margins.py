@@ -8,7 +8,7 @@ discs) each game's final margin from the model's side is kept; for the others it
 to --out (JSON) and a chart of the margins per opponent and mode to --chart; docs/make_tables.py
 turns the JSON into the table of docs/strength.md.
 
-Run: .venv/bin/python bench/settai_margins.py --game othello8 --sims 100 \\
+Run: .venv/bin/python bench/settai_margins.py --game othello8 --sims 50 \\
         --engine "/usr/games/gtp-rhino -l 1" --engine "/usr/games/gtp-rhino -l 2" --engine "/usr/games/gtp-rhino -l 3" \\
         --out docs/settai/othello8.json --chart docs/settai/othello8.png
 """
