@@ -65,16 +65,16 @@ def test_players_search_with_the_simulations_the_model_records(workdir):
     assert recorded_sims('model/best.h5') == 37
     gtp = [sys.executable, f'{REPO}/gtp_engine.py']
     said = subprocess.run(gtp, input='quit\n', capture_output=True, text=True, timeout=120).stderr
-    assert '37 simulations per move (as recorded in best.h5)' in said
+    assert '37 simulations per move at full strength (as recorded in best.h5)' in said
     said = subprocess.run(gtp + ['--sims', '5'], input='quit\n', capture_output=True, text=True, timeout=120).stderr
-    assert '5 simulations per move (as asked)' in said
+    assert '5 simulations per move at full strength (as asked)' in said
     result = run_script('evaluate_best_player.py', '--games', '2', cwd=workdir)
     assert 'searches 37 simulations per move (as recorded in best.h5)' in result.stdout
     # A game whose training defaults name a number of simulations plays with the model's all the same
     from alphazero.games import load_game
     save_model(tiny_model(rules=load_game('othello8')), 'runs/othello8/model/best.h5', sims=23)
     said = subprocess.run(gtp + ['--game', 'othello8'], input='quit\n', capture_output=True, text=True, timeout=120).stderr
-    assert '23 simulations per move (as recorded in best.h5)' in said
+    assert '23 simulations per move at full strength (as recorded in best.h5)' in said
 
 
 def test_export_carries_the_recorded_simulations(workdir):
