@@ -18,7 +18,7 @@ from alphazero.inference import load_network
 from alphazero.levels import Level, playing_level
 from alphazero.limits import MAX_SIMS, check_search, file_path, whole_number
 from alphazero.match import level_player
-from alphazero.words import LANGUAGES, WORDS, colour, language, level_text, words
+from alphazero.words import LANGUAGES, WORDS, colour, game_text, language, level_text, words
 from pv_mcts import PV_EVALUATE_COUNT, pv_mcts_action
 
 # Parameters
@@ -109,7 +109,8 @@ def play_text(game, next_action, human_first, read=input, said=WORDS['en']):
     game = as_game(game)
     state = game.State()
     if game.action_name:
-        print(said['you_play'].format(side=game.SIDE_NAMES[0 if human_first else 1], help=game.MOVE_HELP))
+        print(said['you_play'].format(side=game_text(game.SIDE_NAMES, said)[0 if human_first else 1],
+                                      help=game_text(game.MOVE_HELP, said)))
     else:
         where = said['under_column'] if moves_are_columns(game) else said['on_square']
         print(said['you_are'].format(mark=MARKS[1] if human_first else MARKS[-1], where=where))
@@ -349,7 +350,7 @@ def play_piece_window(game, next_action, human_first, said=WORDS['en']):
                 status = result_text(self.state, human_first, said) + said['again']
             else:
                 status = said['pick'] if self.human_to_move() else said['thinking']
-            side = game.SIDE_NAMES[0 if human_first else 1]
+            side = game_text(game.SIDE_NAMES, said)[0 if human_first else 1]
             self.canvas.create_text(columns * SQUARE_SIZE // 2, board_bottom + hand_height + 25,
                                     text=said['you_side'].format(side=side) + status,
                                     width=columns * SQUARE_SIZE - 10, justify='center')

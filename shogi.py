@@ -207,10 +207,15 @@ def uci_move(state, action):
 # Where an action goes, for a board drawn from the first player's side: (source square or None for a
 # drop, destination square, the piece dropped or 0)
 # How the text player and the window explain the moves and the sides
-MOVE_HELP = ("The board shows the first player's pieces in capitals, the second player's in small letters. Type a "
-             'move as its square and the square it goes to (b3b2), or a drop as the piece, * and the square (C*a2); '
-             'C chick, E elephant, G giraffe, L lion.')
-SIDE_NAMES = ('the light pieces, moving up the board', 'the dark pieces, moving down the board')
+MOVE_HELP = {
+    'en': ("The board shows the first player's pieces in capitals, the second player's in small letters. Type a "
+           'move as its square and the square it goes to (b3b2), or a drop as the piece, * and the square (C*a2); '
+           'C chick, E elephant, G giraffe, L lion.'),
+    'ja': ('盤の大文字が先手の駒、小文字が後手の駒です。指し手は動かす駒のマスと行き先のマス (b3b2)、持ち駒を打つ手は'
+           '駒の文字、*、マス (C*a2) で入力してください。C ひよこ、E ぞう、G きりん、L ライオン。'),
+}
+SIDE_NAMES = {'en': ('the light pieces, moving up the board', 'the dark pieces, moving down the board'),
+              'ja': ('先手（明るい駒、盤の上へ進む）', '後手（暗い駒、盤の下へ進む）')}
 PIECE_LETTERS = {CHICK: 'C', ELEPHANT: 'E', GIRAFFE: 'G', LION: 'L'}
 
 

@@ -322,11 +322,16 @@ def parse_action(state, text):
     return found[0] if len(found) == 1 else None
 
 
-MOVE_HELP = ('Type a move in USI notation: the square it leaves and the square it reaches, files 1-9 from the '
-             'right and ranks a-i from the top (7g7f), + to promote (8h2b+), or a drop as the piece letter, * and '
-             'the square (P*5e; P L N S G B R); or in Japanese: ７六歩, 76歩, ２二角成, 同銀, ５八金右, ５五角打.')
+MOVE_HELP = {
+    'en': ('Type a move in USI notation: the square it leaves and the square it reaches, files 1-9 from the '
+           'right and ranks a-i from the top (7g7f), + to promote (8h2b+), or a drop as the piece letter, * and '
+           'the square (P*5e; P L N S G B R); or in Japanese: ７六歩, 76歩, ２二角成, 同銀, ５八金右, ５五角打.'),
+    'ja': ('指し手は日本語の棋譜 (７六歩、76歩、２二角成、同銀、５八金右、５五角打) か、USI 形式 (7g7f、成りは 8h2b+、'
+           '打つ手は P*5e; P 歩 L 香 N 桂 S 銀 G 金 B 角 R 飛) で入力してください。'),
+}
 ENGINE_PROTOCOL = 'usi'
-SIDE_NAMES = ('sente (先手, moving up the board)', 'gote (後手, moving down the board)')
+SIDE_NAMES = {'en': ('sente (先手, moving up the board)', 'gote (後手, moving down the board)'),
+              'ja': ('先手（盤の上へ進む）', '後手（盤の下へ進む）')}
 
 
 # The fixed player of evaluate_best_player.py (the real opponents are USI engines: docs/shogi.md)

@@ -77,9 +77,10 @@ class Game:
     action_name: Optional[Callable] = None
     parse_action: Optional[Callable] = None
     # With named moves: how to type one (a sentence for the player) and what each side plays
-    # (shogi: the capitals, moving up the board)
-    MOVE_HELP: Optional[str] = None
-    SIDE_NAMES: Optional[tuple] = None
+    # (shogi: the capitals, moving up the board). Either may instead be a dict of one per language,
+    # {'en': ..., 'ja': ...}, for the players' --lang (alphazero/words.py)
+    MOVE_HELP: Optional[str | dict] = None
+    SIDE_NAMES: Optional[tuple | dict] = None
     # action_squares(state, action) -> (from square or None, to square, piece dropped or None), and
     # how to draw a piece: piece_letter(piece) and piece_steps(piece) (the (dx, dy) it may step, for
     # the first player); State.hands() gives each player's {piece: count} in hand: the window of games
@@ -148,5 +149,9 @@ def check_game(module):
             raise ContractError(f'{name}: {key} is not in the contract; did you mean {close[0]}?')
     if getattr(module, 'MARGIN_SCALE', None) and not callable(getattr(module, 'score', None)):
         raise ContractError(f'{name}: MARGIN_SCALE needs score(state), the margin it scales: see alphazero/contract.py')
+    for field in ('MOVE_HELP', 'SIDE_NAMES'):
+        text = getattr(module, field, None)
+        if isinstance(text, dict) and 'en' not in text:
+            raise ContractError(f'{name}: {field} in several languages needs an English one, under "en"')
     fields = {field: getattr(module, field) for field in (*REQUIRED, *OPTIONAL) if hasattr(module, field)}
     return Game(module=module, **fields)

@@ -8,7 +8,7 @@ LANGUAGES = ('en', 'ja')
 
 WORDS = {
     'en': {
-        'win': 'You win', 'draw': 'Draw', 'lose': 'You lose', 'again': ' - click for a new game',
+        'lang': 'en', 'win': 'You win', 'draw': 'Draw', 'lose': 'You lose', 'again': ' - click for a new game',
         'pass': 'you have no move and pass', 'your_move': 'your move', 'thinking': 'AI is thinking...',
         'you_side': 'you: {side} - ', 'pick': 'your move: pick a piece, then its square',
         'ask': 'your move {offered}: ', 'illegal': '{answer!r} is not a legal move; type one of {offered}',
@@ -20,7 +20,7 @@ WORDS = {
         'about': 'about {name}', 'colours': {},
     },
     'ja': {
-        'win': 'あなたの勝ち', 'draw': '引き分け', 'lose': 'あなたの負け', 'again': '（クリックで次の対局）',
+        'lang': 'ja', 'win': 'あなたの勝ち', 'draw': '引き分け', 'lose': 'あなたの負け', 'again': '（クリックで次の対局）',
         'pass': '打てる所がないのでパスします', 'your_move': 'あなたの番です', 'thinking': 'AI が考えています…',
         'you_side': 'あなた: {side}　', 'pick': 'あなたの番です: 駒を選んでから行き先のマスを選んでください',
         'ask': 'あなたの手 {offered}: ', 'illegal': '{answer!r} は指せません。{offered} のどれかを入力してください',
@@ -46,6 +46,12 @@ def language(asked=None, environ=os.environ):
 
 def words(lang='en'):
     return WORDS[lang]
+
+
+def game_text(text, said):
+    """A game's own text (MOVE_HELP, SIDE_NAMES) in the language of `said`: the game gives one, or
+    one per language, English always among them."""
+    return text.get(said['lang'], text['en']) if isinstance(text, dict) else text
 
 
 def colour(name, said):

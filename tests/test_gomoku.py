@@ -90,3 +90,6 @@ def test_the_contract_names_what_a_game_lacks_or_misspells():
     misspelt = types.SimpleNamespace(**vars(gomoku), SOLVEABLE=True)
     with pytest.raises(ContractError, match='SOLVEABLE is not in the contract; did you mean SOLVABLE'):
         check_game(misspelt)
+    untranslated = types.SimpleNamespace(**vars(gomoku), MOVE_HELP={'ja': '手を入力してください'})
+    with pytest.raises(ContractError, match='MOVE_HELP in several languages needs an English one'):
+        check_game(untranslated)

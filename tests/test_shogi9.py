@@ -339,19 +339,21 @@ def test_a_human_plays_full_shogi_in_the_terminal_in_japanese(game, capsys):
     import keras
     from alphazero.inference import KerasNetwork
     from dual_network import build_network
+    from alphazero.words import words
     from human_play import ai_action, play_text
     keras.utils.set_random_seed(0)
     ai = ai_action(game, KerasNetwork(build_network(game, 'resnet', filters=4, residual_num=1)), 2)
     typed = []
 
     def read(prompt):  # a bad answer, then ７六歩 in Japanese, then the first legal move offered (USI)
-        typed.append(['９九王', '７六歩'][len(typed)] if len(typed) < 2 else prompt[len('your move '):-2].split()[0])
+        typed.append(['９九王', '７六歩'][len(typed)] if len(typed) < 2 else prompt[len('あなたの手 '):-2].split()[0])
         return typed[-1]
-    ended = play_text(game, ai, True, read)
+    ended = play_text(game, ai, True, read, said=words('ja'))
     out = capsys.readouterr().out
     assert ended.is_done() and len(typed) > 3
-    assert "'９九王' is not a legal move" in out and '先手の持駒' in out and '▲７六歩' in out
-    assert out.strip().splitlines()[-1] in ('You win', 'You lose', 'Draw')
+    assert 'あなたは 先手（盤の上へ進む） です。指し手は日本語の棋譜' in out  # the game's own help, in Japanese
+    assert "'９九王' は指せません" in out and '先手の持駒' in out and '▲７六歩' in out
+    assert out.strip().splitlines()[-1] in ('あなたの勝ち', 'あなたの負け', '引き分け')
 
 
 def test_kif_records_in_shift_jis_and_utf8(game, tmp_path):
