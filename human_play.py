@@ -399,9 +399,9 @@ def main():
     network, description = load_network(path, game)
     sims, why = playing_sims(args.sims, path, PV_EVALUATE_COUNT)
     check_search(game, sims)
-    level, count = playing_level(path, sims, args.level)
+    level, levels = playing_level(path, sims, args.level)
     print(f'AI: {description}, {sims} simulations per move at full strength ({why}); playing at '
-          f'{level_text(level, said)} of {count}', file=sys.stderr)
+          f'{level_text(level, said)} of {len(levels)}', file=sys.stderr)
     if args.settai:
         print(said['settai'], file=sys.stderr)
     next_action = ai_action(game, network, sims, search_options(args), args.settai, level if args.level else None)

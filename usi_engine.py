@@ -7,22 +7,29 @@
 # AI and set it against other engines (docs/shogi.md says how to add it). Only USI goes to standard
 # output; everything else (TensorFlow's notices, our log) goes to standard error.
 #
-#   python usi_engine.py --game shogi9 [--model PATH] [--sims N]
+#   python usi_engine.py --game shogi9 [--model PATH] [--sims N] [--level N]
 #
 # Each move is a PV-MCTS search of --sims simulations (`go nodes N` asks for N; with a clock,
-# fewer when the time given would not allow them). A GUI's malformed command is answered with an
-# `info string` saying what is wrong, and the engine goes on.
+# fewer when the time given would not allow them), or at a weaker level (--level, or the GUI's Level
+# option: alphazero/levels.py) its simulations or the policy alone. A GUI's malformed command is
+# answered with an `info string` saying what is wrong, and the engine goes on.
 
 import math
 import sys
 import time
 
-from alphazero.batched_mcts import Evaluator, search
+import numpy as np
+
+from alphazero.batched_mcts import Evaluator, search_roots
 from alphazero.cli import ArgumentParser, UserError, protocol_streams, run, serve
 from alphazero.files import playing_sims
+from alphazero.flags import add_level_flag, add_search_option_flags, search_options
 from alphazero.games import load_game, playing_model_path
 from alphazero.inference import load_network
+from alphazero.levels import choose_level, playing_level
 from alphazero.limits import MAX_SIMS, check_search, file_path, whole_number
+from alphazero.match import policy_choice
+from alphazero.words import WORDS, level_text
 from pv_mcts import PV_EVALUATE_COUNT
 
 # Parameters
@@ -44,13 +51,17 @@ def centipawns(value):
 
 class UsiSession:
     """One USI conversation: the position the GUI set, the options, and the answers to each command.
-    `think(state, sims)` returns (visit counts, principal line, value) for a position."""
+    `think(state, sims, level)` returns (principal line, value) for a position: a search of `sims`
+    simulations, or at a level without simulations the policy's move. `levels`: those the GUI may
+    choose (the Level option), `level` the one played."""
 
-    def __init__(self, game, think, sims, log=lambda text: None):
+    def __init__(self, game, think, sims, log=lambda text: None, levels=(), level=None):
         self.game = game
         self.think = think
         self.sims = sims
         self.log = log
+        self.levels = levels
+        self.level = level
         self.state = game.State()
         self.rate = FIRST_RATE       # simulations per second, measured
         self.held = None             # the bestmove line of a `go infinite` or `go ponder`, until stop
@@ -74,8 +85,9 @@ class UsiSession:
             return [f'info string {words[0]}: {error}']
 
     def usi(self, words):
+        level = [f'option name Level type spin default {self.level.number} min 1 max {len(self.levels)}'] if self.levels else []
         return [f'id name {ENGINE_NAME}', f'id author {ENGINE_AUTHOR}',
-                f'option name Simulations type spin default {self.sims} min 1 max {MAX_SIMS}', 'usiok']
+                f'option name Simulations type spin default {self.sims} min 1 max {MAX_SIMS}', *level, 'usiok']
 
     def setoption(self, words):
         # setoption name NAME [value VALUE]; GUIs also send USI_Hash and USI_Ponder, which need nothing
@@ -91,6 +103,12 @@ class UsiSession:
             except UserError as error:  # more than the memory holds: say so, keep the old value
                 raise ValueError(str(error)) from None
             self.sims = int(value)
+        elif name == 'Level' and self.levels:
+            if value is None or not value.isdigit() or not 1 <= int(value) <= len(self.levels):
+                raise ValueError(f'Level is a whole number from 1 to {len(self.levels)}')
+            self.level = choose_level(self.levels, int(value))
+            self.sims = self.level.simulations or self.sims
+            self.log(f'playing at {level_text(self.level, WORDS["en"])}')
         return []
 
     def position(self, words):
@@ -153,9 +171,12 @@ class UsiSession:
         if state.board.is_nyugyoku():  # a won king's entry (入玉宣言): declare it
             return [], 'bestmove win'
         started = time.perf_counter()
-        visits, line, value = self.think(state, sims)
+        line, value = self.think(state, sims, self.level)
         seconds = max(time.perf_counter() - started, 1e-3)
-        self.rate = sims / seconds
+        if self.level is not None and not self.level.simulations:
+            sims = 1  # the policy alone: one evaluation
+        else:
+            self.rate = sims / seconds
         names, walked = [], [state]  # the principal line's moves, and the positions along it
         for action in line:
             names.append(self.game.action_name(walked[-1], action))
@@ -184,8 +205,27 @@ def parse_args(argv=None):
     parser.add_argument('--model', type=file_path, help="a model file, .h5 or .onnx (default: the game's best.h5, "
                                                          'else the shipped one)')
     parser.add_argument('--sims', type=whole_number(1, MAX_SIMS),
-                        help=f'search simulations per move (default: what the model records, else {PV_EVALUATE_COUNT})')
+                        help=f'search simulations per move at full strength (default: what the model records, else '
+                             f'{PV_EVALUATE_COUNT})')
+    add_level_flag(parser)
+    add_search_option_flags(parser)
     return parser.parse_args(argv)
+
+
+def thinker(evaluator, options, rng):
+    """think(state, sims, level) for UsiSession: the principal line and value of a search with the
+    search options, or at a policy level the policy's move and the network's value."""
+    def think(state, sims, level):
+        if level is not None and not level.simulations:
+            policies, values = evaluator([state])
+            return [policy_choice(state, policies[0], level.temperature, rng)], float(values[0])
+        result = search_roots(evaluator, [state], sims, options, with_lines=True)
+        line, value = result.lines[0]
+        if result.action is not None and line[:1] != [result.action[0]]:  # Gumbel chose another move
+            chosen = int(result.action[0])
+            line, value = [chosen], float(result.q[0, chosen])
+        return line, value
+    return think
 
 
 def main():
@@ -198,13 +238,12 @@ def main():
     network, description = load_network(path, game)
     sims, why = playing_sims(args.sims, path, PV_EVALUATE_COUNT)
     check_search(game, sims)
-    evaluator = Evaluator(network)
-
-    def think(state, count):
-        visits, [(line, value)] = search(evaluator, [state], count, with_lines=True)
-        return visits[0], line, value
-    print(f'{ENGINE_NAME}: {game.NAME}, {description}, {sims} simulations per move ({why})', file=sys.stderr)
-    session = UsiSession(game, think, sims, log=lambda text: print(text, file=sys.stderr, flush=True))
+    level, levels = playing_level(path, sims, args.level)
+    think = thinker(Evaluator(network), search_options(args), np.random.default_rng())
+    print(f'{ENGINE_NAME}: {game.NAME}, {description}, {sims} simulations per move at full strength ({why}); '
+          f'playing at {level_text(level, WORDS["en"])}', file=sys.stderr)
+    session = UsiSession(game, think, level.simulations or sims, lambda text: print(text, file=sys.stderr, flush=True),
+                         levels, level)
     serve(lines, answers, lambda line: ''.join(answer + '\n' for answer in session.execute(line)),
           lambda: session.finished)
 

@@ -89,9 +89,9 @@ def choose_level(levels, number):
 
 def playing_level(model_path, sims, number=None):
     """(the level a player plays: level `number` of the model's levels, else its full strength;
-    how many levels the model has)."""
+    all the model's levels)."""
     levels = levels_for(model_path, sims)
-    return (choose_level(levels, number) if number else full_strength(levels, sims)), len(levels)
+    return (choose_level(levels, number) if number else full_strength(levels, sims)), levels
 
 
 def fit_ratings(matches, anchor=ANCHOR, iterations=500):

@@ -163,12 +163,15 @@ class PolicyPlayer:
 
     def choose(self, states, games=None):
         policies, _ = self.evaluator(states)
-        choices = []
-        for state, policy in zip(states, policies):
-            legal_actions = state.legal_actions()
-            scores = visits_to_scores(policy[legal_actions], self.temperature)
-            choices.append((int(self.rng.choice(legal_actions, p=scores / scores.sum())), None))
-        return choices
+        return [(policy_choice(state, policy, self.temperature, self.rng), None) for state, policy in zip(states, policies)]
+
+
+def policy_choice(state, policy, temperature, rng):
+    """The move the policy alone plays: its most likely legal move at temperature 0, else one drawn
+    from the legal moves' probabilities raised to 1/temperature."""
+    legal_actions = state.legal_actions()
+    scores = visits_to_scores(policy[legal_actions], temperature)
+    return int(rng.choice(legal_actions, p=scores / scores.sum()))
 
 
 def level_player(evaluator, level, rng, determinize=None, settai=False, options=SearchOptions()):

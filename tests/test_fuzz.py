@@ -370,8 +370,8 @@ USI_NETWORK = []
 
 def usi_session():
     """A UsiSession on a tiny untrained network (built once), 2 simulations unless told otherwise."""
-    from alphazero.batched_mcts import Evaluator, search
-    from usi_engine import UsiSession
+    from alphazero.batched_mcts import Evaluator, SearchOptions
+    from usi_engine import UsiSession, thinker
     game = load_game('shogi9')
     if not USI_NETWORK:
         import keras
@@ -380,7 +380,5 @@ def usi_session():
         keras.utils.set_random_seed(0)
         USI_NETWORK.append(KerasNetwork(build_network(game, 'resnet', filters=4, residual_num=1)))
 
-    def think(state, count):
-        visits, [(line, value)] = search(Evaluator(USI_NETWORK[0]), [state], min(count, 16), with_lines=True)
-        return visits[0], line, value
-    return UsiSession(game, think, 2)
+    think = thinker(Evaluator(USI_NETWORK[0]), SearchOptions(), np.random.default_rng(0))
+    return UsiSession(game, lambda state, count, level: think(state, min(count, 16), level), 2)

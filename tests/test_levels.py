@@ -162,7 +162,7 @@ def test_the_players_take_a_level(tmp_path):
     assert human_play.parse_args(['--level', '1']).level == 1
     (tmp_path / 'model.json').write_text(json.dumps({'game': 'othello8', 'levels': LADDER}))
     model = str(tmp_path / 'best.h5')
-    assert playing_level(model, 50) == (levels_for(model, 50)[3], 5)  # full strength: the model's own simulations
+    assert playing_level(model, 50) == (levels_for(model, 50)[3], levels_for(model, 50))  # full strength: the model's own simulations
     assert playing_level(model, 50, 2)[0].elo == 500
     with pytest.raises(UserError, match='--level 7'):
         playing_level(model, 50, 7)

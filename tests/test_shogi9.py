@@ -266,14 +266,11 @@ def tiny_shogi_model(tmp_path_factory, game):
 
 
 def test_usi_session_answers_and_survives_bad_commands(game, tiny_shogi_model):
-    from alphazero.batched_mcts import Evaluator, search
+    from alphazero.batched_mcts import Evaluator, SearchOptions
     from alphazero.inference import load_network
-    from usi_engine import UsiSession
+    from usi_engine import UsiSession, thinker
     network, _ = load_network(tiny_shogi_model, game)
-
-    def think(state, count):
-        visits, [(line, value)] = search(Evaluator(network), [state], count, with_lines=True)
-        return visits[0], line, value
+    think = thinker(Evaluator(network), SearchOptions(), np.random.default_rng(0))
     session = UsiSession(game, think, sims=8)
     assert session.execute('usi')[-1] == 'usiok' and session.execute('isready') == ['readyok']
     assert session.execute('setoption name USI_Hash value 256') == []
@@ -302,6 +299,35 @@ def test_usi_session_answers_and_survives_bad_commands(game, tiny_shogi_model):
     session.execute('position sfen 4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1')
     assert session.execute('go nodes 5') == ['bestmove resign']
     assert session.execute('quit') == [] and session.finished
+
+
+def test_usi_levels_and_search_options(game, tiny_shogi_model):
+    """The GUI's Level option (and --level): the policy alone at levels 1-2, a level's simulations
+    above; a Gumbel search reports the move it chose."""
+    from alphazero.batched_mcts import Evaluator, SearchOptions
+    from alphazero.inference import load_network
+    from alphazero.levels import standard_levels
+    from usi_engine import UsiSession, parse_args, thinker
+    network, _ = load_network(tiny_shogi_model, game)
+    levels = standard_levels(40)
+    session = UsiSession(game, thinker(Evaluator(network), SearchOptions(), np.random.default_rng(0)), 40,
+                         levels=levels, level=levels[3])
+    assert 'option name Level type spin default 4 min 1 max 5' in session.execute('usi')
+    assert session.execute('setoption name Level value 3') == [] and (session.level.number, session.sims) == (3, 10)
+    info, best = session.execute('go btime 0 wtime 0 byoyomi 1000')
+    assert ' nodes 10 ' in info and info.split(' pv ')[1].split()[0] == best.split()[1]
+    session.execute('setoption name Level value 2')
+    info, best = session.execute('go nodes 30')  # the policy alone: one evaluation, its most likely move
+    policy, _ = Evaluator(network)([game.State()])
+    state = game.State()
+    assert ' nodes 1 ' in info and best.split()[1] == game.action_name(state, max(state.legal_actions(), key=lambda a: policy[0][a]))
+    for bad in ('setoption name Level value 6', 'setoption name Level value two', 'setoption name Level'):
+        assert session.execute(bad)[0].startswith('info string setoption: Level is a whole number from 1 to 5')
+    assert session.level.number == 2
+    gumbel = thinker(Evaluator(network), SearchOptions(gumbel_considered=4), np.random.default_rng(0))
+    line, value = gumbel(game.State(), 8, None)
+    assert line[0] in game.State().legal_actions() and -1 <= value <= 1
+    assert parse_args(['--level', '1', '--gumbel', '4']).level == 1
 
 
 def test_our_usi_engine_plays_fairy_stockfish(game, tiny_shogi_model, fairy_stockfish):
