@@ -383,15 +383,18 @@ def engine_problem(game):
 def opponent_name(name):
     """How an opponent is named to people: 'alpha-beta depth 2' for VS_AlphaBeta2, 'GRhino level 2'
     for the command "/usr/games/gtp-rhino -l 2", 'Fairy-Stockfish depth 3' for
-    "/usr/games/fairy-stockfish; go depth 3"; else the name as given."""
+    "/usr/games/fairy-stockfish; go depth 3" ('Fairy-Stockfish skill -20 depth 5' when it sets its Skill
+    Level); else the name as given."""
     fixed = {'VS_Random': 'random player', 'VS_AlphaBeta': 'alpha-beta (perfect)', 'VS_MCTS': 'Monte Carlo tree search',
              'VS_Greedy': 'greedy player'}
     patterns = ((r'VS_AlphaBeta(\d+)', 'alpha-beta depth {}'), (r'\S*gtp-rhino -l (\d)', 'GRhino level {}'),
-                (r'\S*fairy-stockfish\s*;\s*go depth (\d+)', 'Fairy-Stockfish depth {}'))
+                (r'\S*fairy-stockfish\s*;\s*go depth (\d+)', 'Fairy-Stockfish depth {}'),
+                (r'\S*fairy-stockfish\s*;\s*setoption name Skill Level value (-?\d+)\s*;\s*go depth (\d+)',
+                 'Fairy-Stockfish skill {} depth {}'))
     for pattern, text in patterns:
         match = re.fullmatch(pattern, name.strip())
         if match:
-            return text.format(match.group(1))
+            return text.format(*match.groups())
     return fixed.get(name, name)
 
 

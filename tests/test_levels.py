@@ -133,6 +133,7 @@ def test_opponents_are_named_for_people():
     assert opponent_name('VS_Random') == 'random player'
     assert opponent_name('/usr/games/gtp-rhino -l 3') == 'GRhino level 3'
     assert opponent_name('/usr/games/fairy-stockfish; go depth 5') == 'Fairy-Stockfish depth 5'
+    assert opponent_name('fairy-stockfish; setoption name Skill Level value -20; go depth 5') == 'Fairy-Stockfish skill -20 depth 5'
     assert opponent_name('gnugo --mode gtp') == 'gnugo --mode gtp'
 
 

@@ -23,7 +23,8 @@ function opponentJa(name) {
   const fixed = { 'random player': 'ランダム', 'alpha-beta (perfect)': 'αβ探索（完全読み）',
     'Monte Carlo tree search': 'モンテカルロ木探索', 'greedy player': '貪欲法' };
   return fixed[name] || name.replace(/^alpha-beta depth (\d+)$/, 'αβ探索 深さ$1').replace(/^GRhino level (\d)$/, 'GRhino レベル$1')
-    .replace(/^Fairy-Stockfish depth (\d+)$/, 'Fairy-Stockfish 深さ$1');
+    .replace(/^Fairy-Stockfish depth (\d+)$/, 'Fairy-Stockfish 深さ$1')
+    .replace(/^Fairy-Stockfish skill (-?\d+) depth (\d+)$/, 'Fairy-Stockfish スキル$1 深さ$2');
 }
 
 const TEXT = {
