@@ -24,22 +24,63 @@ DETERMINIZATIONS = 4  # samples of the hidden information searched per move (gam
 SETTAI_FLOOR = 0.0   # settai mode never plays a move whose searched value for it is below this,
 SETTAI_GIVE = 0.4    # nor one worse than its best move's by more than this
 SETTAI_MIN_SIMS = 16  # simulations per move searched in settai mode, at least
+SETTAI_DRIFT_CAP = 0.5  # and it lowers (or raises) its aim for a weaker (stronger) opponent by at most this
 
 
-def settai_choice(legal_actions, visits, q, margins=None):
+def settai_choice(legal_actions, visits, q, margins=None, aim=0.0, margin_aim=0.0):
     """接待 (settai): the move that keeps the game closest to even without throwing it. Among the
     searched moves whose value for the side to move is at least SETTAI_FLOOR and within SETTAI_GIVE
     of the best move's, the one whose final margin (a margin head's prediction, for the side to move)
     is nearest 0, or without margins the one whose value is nearest 0; the best searched move (then
     the most visited) when no move qualifies: the side to move is behind, and plays to catch up.
-    `visits`, `q` (and `margins`) are indexed by action."""
+    `visits`, `q` (and `margins`) are indexed by action.
+
+    The aims move "even": below 0 against an opponent weaker than the search expects, which gives
+    value away with each reply (SettaiDrift), so that the game ends close all the same; there the
+    floor and the window below the best move are lowered by as much. Above 0 against a stronger one."""
     searched = [a for a in legal_actions if visits[a] > 0]
     best = max((q[a] for a in searched), default=0.0)
-    candidates = [a for a in searched if q[a] >= max(SETTAI_FLOOR, best - SETTAI_GIVE)]
+    candidates = [a for a in searched if q[a] >= max(SETTAI_FLOOR + aim, best - SETTAI_GIVE + min(aim, 0.0))]
     if not candidates:
         return max(searched or legal_actions, key=lambda a: (q[a], visits[a]))
-    closeness = (lambda a: abs(margins[a])) if margins is not None else (lambda a: abs(q[a]))
+    closeness = (lambda a: abs(margins[a] - margin_aim)) if margins is not None else (lambda a: abs(q[a] - aim))
     return min(candidates, key=lambda a: (closeness(a), -visits[a]))
+
+
+class SettaiDrift:
+    """What a settai player learns of its opponent during a game. The search expects the opponent to
+    play as well as the model; a weaker one gives some value away with each reply, so that a game
+    aimed at even ends in a win all the same. After each reply the drift is the value of the best
+    move now less the value expected of the move chosen before (and the same for predicted margins);
+    the next move aims at minus their mean (at most SETTAI_DRIFT_CAP), so that a typical reply brings
+    the game back to even. A position that does not follow the move chosen before starts a new game."""
+
+    def __init__(self):
+        self.games = {}  # game key -> {'chosen': child state, 'q': its value, 'margin': ..., 'drifts': [(dq, dm)]}
+
+    def aims(self, key, state, q, margins):
+        """(aim, margin_aim) for settai_choice at `state`, given its moves' values and margins."""
+        seen = self.games.get(key)
+        if seen is None or not follows(seen['chosen'], state):
+            self.games[key] = {'drifts': []}
+            return 0.0, 0.0
+        margin_drift = max(margins.values()) - seen['margin'] if margins is not None and seen['margin'] is not None else 0.0
+        seen['drifts'].append((max(q.values()) - seen['q'], margin_drift))
+
+        def capped_mean(k):  # summed in order, as web/mcts.js does, so that both aim alike
+            mean = sum(drift[k] for drift in seen['drifts']) / len(seen['drifts'])
+            return min(SETTAI_DRIFT_CAP, max(-SETTAI_DRIFT_CAP, mean))
+        return -capped_mean(0), -capped_mean(1)
+
+    def chose(self, key, child, q, margin):
+        self.games[key].update(chosen=child, q=q, margin=margin)
+
+
+def follows(previous, state):
+    """Whether `state` is one move after `previous` (compared by their input planes)."""
+    planes = state.planes()
+    return not previous.is_done() and any(np.array_equal(previous.next(a).planes(), planes)
+                                          for a in previous.legal_actions())
 
 
 class MctsPlayer:
@@ -78,6 +119,7 @@ class MctsPlayer:
         self.fast_sims = fast_sims
         self.full_share = full_share
         self.settai = settai
+        self.settai_drift = SettaiDrift()
 
     def visits(self, states):
         """The visit counts of a full search of each state (summed over the samples of what it hides)."""
@@ -97,7 +139,7 @@ class MctsPlayer:
 
     def choose(self, states, games=None):
         if self.settai:
-            return self.settai_choices(states)
+            return self.settai_choices(states, games)
         greedy = [self.greedy_after is not None and games is not None and games[i].plies >= self.greedy_after
                   for i in range(len(states))]
         full = np.ones(len(states), dtype=bool) if self.fast_sims is None else self.rng.random(len(states)) < self.full_share
@@ -128,10 +170,11 @@ class MctsPlayer:
                 action = self.rng.choice(legal_actions, p=scores)
         return int(action), None if fast else policy
 
-    def settai_choices(self, states):
+    def settai_choices(self, states, games=None):
         """Settai mode: every legal move's position is searched on its own (the simulations shared
         among them, all in one batched search), so that each move has a value the search stands by,
-        then settai_choice picks one. Returns (action, None) per state."""
+        then settai_choice picks one, aimed by what the game has shown of the opponent (SettaiDrift).
+        Returns (action, None) per state."""
         children = [[(a, state.next(a)) for a in state.legal_actions()] for state in states]
         open_children = [child for moves in children for _, child in moves if not child.is_done()]
         count = max(SETTAI_MIN_SIMS, self.evaluate_count)
@@ -141,13 +184,17 @@ class MctsPlayer:
             values = iter((result.visits * result.q).sum(axis=1) / np.maximum(result.visits.sum(axis=1), 1))
         network = self.evaluator.network
         choices = []
-        for moves in children:
+        for i, moves in enumerate(children):
             q = {a: -terminal_value(child) if child.is_done() else -next(values) for a, child in moves}
             margins = None
             if getattr(network, 'has_margin', False):  # the margin head's prediction, for the side to move now
                 predicted = network.outputs(np.stack([child.planes() for _, child in moves]))[2]
-                margins = {a: -m for (a, _), m in zip(moves, predicted)}
-            choices.append((settai_choice([a for a, _ in moves], dict.fromkeys(q, 1), q, margins), None))
+                margins = {a: -float(m) for (a, _), m in zip(moves, predicted)}
+            key = games[i].index if games is not None else None
+            aim, margin_aim = self.settai_drift.aims(key, states[i], q, margins)
+            action = settai_choice([a for a, _ in moves], dict.fromkeys(q, 1), q, margins, aim, margin_aim)
+            self.settai_drift.chose(key, dict(moves)[action], q[action], margins[action] if margins else None)
+            choices.append((action, None))
         return choices
 
 

@@ -93,8 +93,8 @@ def search_vectors(name, simulations=40):
 
 
 def settai_vectors(count=300):
-    """Moves' values (rounded, so that ties and the floor's edge turn up), half with margins, and
-    match.py's settai choice."""
+    """Moves' values and aims (rounded, so that ties and the floor's edge turn up), half with margins,
+    and match.py's settai choice."""
     from alphazero.match import settai_choice
     rng = np.random.default_rng(2)
     vectors = []
@@ -102,22 +102,52 @@ def settai_vectors(count=300):
         actions = sorted(rng.choice(20, size=int(rng.integers(1, 8)), replace=False).tolist())
         q = np.round(rng.uniform(-1, 1, len(actions)), 1).tolist()
         margins = np.round(rng.uniform(-1, 1, len(actions)), 1).tolist() if i % 2 else None
+        aims = np.round(rng.uniform(-0.5, 0.5, 2), 1).tolist() if i % 3 else [0.0, 0.0]
         choice = settai_choice(actions, dict.fromkeys(actions, 1), dict(zip(actions, q)),
-                               dict(zip(actions, margins)) if margins else None)
-        vectors.append({'actions': actions, 'q': q, 'margins': margins, 'choice': choice})
+                               dict(zip(actions, margins)) if margins else None, *aims)
+        vectors.append({'actions': actions, 'q': q, 'margins': margins, 'aims': aims, 'choice': choice})
+    return vectors
+
+
+def settai_game_vectors(count=20):
+    """Connect Four games of a settai player (random values for its moves, half with margins) against
+    random replies, one SettaiDrift over all of them: each settai move's aims and choice."""
+    from alphazero.match import SettaiDrift, settai_choice
+    game, rng, drift = load_game('connect4'), np.random.default_rng(3), SettaiDrift()
+    vectors = []
+    for i in range(count):
+        state, moves, steps = game.State(), [], []
+        while not state.is_done():
+            legal = state.legal_actions()
+            if len(moves) % 2 == 0:
+                q = dict(zip(legal, np.round(rng.uniform(-1, 1, len(legal)), 1).tolist()))
+                margins = dict(zip(legal, np.round(rng.uniform(-1, 1, len(legal)), 1).tolist())) if i % 2 else None
+                aims = drift.aims(None, state, q, margins)
+                action = settai_choice(legal, dict.fromkeys(legal, 1), q, margins, *aims)
+                drift.chose(None, state.next(action), q[action], margins[action] if margins else None)
+                steps.append({'ply': len(moves), 'q': list(q.values()), 'aims': list(aims), 'choice': action,
+                              'margins': list(margins.values()) if margins else None})
+            else:
+                action = int(rng.choice(legal))
+            moves.append(action)
+            state = state.next(action)
+        vectors.append({'game': 'connect4', 'moves': moves, 'steps': steps})
     return vectors
 
 
 def test_javascript_rules_encoding_and_search_equal_pythons(tmp_path):
     vectors = {'rules': {name: rules_vectors(load_game(name)) for name in GAMES},
                'names': {name: action_names(load_game(name)) for name in GAMES if name != 'shogi'},
-               'search': [v for name in GAMES for v in search_vectors(name)], 'settai': settai_vectors()}
+               'search': [v for name in GAMES for v in search_vectors(name)], 'settai': settai_vectors(),
+               'settai_games': settai_game_vectors()}
     path = tmp_path / 'vectors.json'
     path.write_text(json.dumps(vectors))
     result = run_node('web/test/check_vectors.mjs', str(path))
     assert result.returncode == 0, result.stderr
     positions = sum(len(v) for v in vectors['rules'].values())
-    assert f'checked {positions} positions, {len(vectors["search"])} searches and 300 settai choices' in result.stdout
+    steps = sum(len(v['steps']) for v in vectors['settai_games'])
+    assert (f'checked {positions} positions, {len(vectors["search"])} searches, 300 settai choices and {steps} '
+            'settai moves of 20 games') in result.stdout
 
 
 def test_javascript_check_fails_on_a_wrong_vector(tmp_path):

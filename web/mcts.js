@@ -87,23 +87,54 @@ export async function policyChoice(game, evaluate, state, temperature, random = 
   return { actions, visits: priors, value, choice: actions[index] };
 }
 
-// 接待 (settai): match.py's settai_choice and settai_choices, one game at a time
-export const SETTAI_FLOOR = 0.0, SETTAI_GIVE = 0.4, SETTAI_MIN_SIMS = 16;
+// 接待 (settai): match.py's settai_choice, SettaiDrift and settai_choices, one game at a time
+export const SETTAI_FLOOR = 0.0, SETTAI_GIVE = 0.4, SETTAI_MIN_SIMS = 16, SETTAI_DRIFT_CAP = 0.5;
 
-// Among the moves worth at least SETTAI_FLOOR and within SETTAI_GIVE of the best, the one whose final
-// margin (when the model predicts one) or value is nearest 0, the first on ties; the best move when
-// none qualifies. `q` and `margins` are for the side to move, one per action.
-export function settaiChoice(actions, q, margins = null) {
+// Among the moves worth at least SETTAI_FLOOR + aim and within SETTAI_GIVE (more by a negative aim)
+// of the best, the one whose final margin (when the model predicts one) is nearest marginAim, or whose
+// value is nearest aim, the first on ties; the best move when none qualifies. `q` and `margins` are
+// for the side to move, one per action.
+export function settaiChoice(actions, q, margins = null, aim = 0, marginAim = 0) {
   const best = Math.max(...q);
-  const candidates = actions.map((_, i) => i).filter((i) => q[i] >= Math.max(SETTAI_FLOOR, best - SETTAI_GIVE));
+  const candidates = actions.map((_, i) => i)
+    .filter((i) => q[i] >= Math.max(SETTAI_FLOOR + aim, best - SETTAI_GIVE + Math.min(aim, 0)));
   if (!candidates.length) return actions[q.indexOf(best)];
-  const closeness = (i) => Math.abs(margins ? margins[i] : q[i]);
+  const closeness = (i) => Math.abs(margins ? margins[i] - marginAim : q[i] - aim);
   return actions[candidates.reduce((a, b) => (closeness(b) < closeness(a) ? b : a))];
 }
 
+// What the opponent's replies gave away against what the search expected of the move chosen before:
+// the next move aims at minus the mean (at most SETTAI_DRIFT_CAP). A position that does not follow the
+// move chosen before starts a new game.
+export class SettaiDrift {
+  aims(game, state, q, margins) {
+    const seen = this.seen;
+    if (!seen || !follows(game, seen.chosen, state)) {
+      this.seen = { drifts: [] };
+      return [0, 0];
+    }
+    const marginDrift = margins && seen.margin !== null ? Math.max(...margins) - seen.margin : 0;
+    seen.drifts.push([Math.max(...q) - seen.q, marginDrift]);
+    const mean = (k) => seen.drifts.reduce((total, drift) => total + drift[k], 0) / seen.drifts.length;
+    const capped = (x) => Math.min(SETTAI_DRIFT_CAP, Math.max(-SETTAI_DRIFT_CAP, x));
+    return [-capped(mean(0)), -capped(mean(1))];
+  }
+
+  chose(child, q, margin) {
+    Object.assign(this.seen, { chosen: child, q, margin });
+  }
+}
+
+function follows(game, previous, state) {
+  const planes = game.planes(state);
+  const same = (other) => other.length === planes.length && other.every((x, i) => x === planes[i]);
+  return !game.isDone(previous) && game.legalActions(previous).some((a) => same(game.planes(game.next(previous, a))));
+}
+
 // Every legal move's position searched on its own (at least SETTAI_MIN_SIMS simulations), then
-// settaiChoice; the result has the moves' values for the side to move as `q` and the move as `choice`
-export async function settaiSearch(game, evaluate, state, simulations) {
+// settaiChoice aimed by `drift` (a SettaiDrift kept over the game); the result has the moves' values
+// for the side to move as `q` and the move as `choice`
+export async function settaiSearch(game, evaluate, state, simulations, drift = new SettaiDrift()) {
   const actions = game.legalActions(state);
   const q = [], margins = [];
   for (const action of actions) {
@@ -116,8 +147,12 @@ export async function settaiSearch(game, evaluate, state, simulations) {
     const { margin } = await evaluate(child);  // the margin head's prediction, as match.py asks it
     margins.push(margin === undefined ? null : -margin);
   }
-  const choice = settaiChoice(actions, q, margins.every((m) => m !== null) ? margins : null);
-  return { actions, q, value: q[actions.indexOf(choice)], choice };
+  const predicted = margins.every((m) => m !== null) ? margins : null;
+  const [aim, marginAim] = drift.aims(game, state, q, predicted);
+  const choice = settaiChoice(actions, q, predicted, aim, marginAim);
+  const chosen = actions.indexOf(choice);
+  drift.chose(game.next(state, choice), q[chosen], predicted ? predicted[chosen] : null);
+  return { actions, q, value: q[chosen], choice };
 }
 
 // A game with hidden information (point-Othello's future values): search `samples` draws of what

@@ -6,11 +6,13 @@
 //         winner's stones); names: every action's name, as the GTP engine writes it
 // search: a position, the real network outputs Python saw while searching it (by input planes),
 //         and pv_mcts.py's visit counts, which web/mcts.js must reproduce
-// settai: moves' values (and predicted margins) and match.py's settai_choice, which
+// settai: moves' values (and predicted margins) and aims, and match.py's settai_choice, which
 //         web/mcts.js's settaiChoice must make too
+// settai_games: games of a settai player, one SettaiDrift over all: each settai move's values, the
+//         aims match.py's SettaiDrift drew from the game so far, and its choice
 import { readFileSync } from 'node:fs';
 import { GAMES } from '../games.js';
-import { search, settaiChoice } from '../mcts.js';
+import { SettaiDrift, search, settaiChoice } from '../mcts.js';
 
 const vectors = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const failures = [];
@@ -76,12 +78,31 @@ for (const v of vectors.search) {
 }
 
 for (const v of vectors.settai || []) {
-  const choice = settaiChoice(v.actions, v.q, v.margins);
-  check(choice === v.choice, `settai over q ${v.q} and margins ${v.margins}: ${choice} != ${v.choice}`);
+  const choice = settaiChoice(v.actions, v.q, v.margins, ...(v.aims || [0, 0]));
+  check(choice === v.choice, `settai over q ${v.q}, margins ${v.margins} and aims ${v.aims}: ${choice} != ${v.choice}`);
+}
+
+const drift = new SettaiDrift();
+let settaiMoves = 0;
+for (const v of vectors.settai_games || []) {
+  const game = GAMES[v.game];
+  for (const step of v.steps) {
+    const state = replay(game, v.moves.slice(0, step.ply));
+    const actions = game.legalActions(state);
+    const aims = drift.aims(game, state, step.q, step.margins);
+    const choice = settaiChoice(actions, step.q, step.margins, ...aims);
+    const where = `settai game after [${v.moves.slice(0, step.ply)}]`;
+    check(same(aims, step.aims), `${where}: aims ${aims} != ${step.aims}`);
+    check(choice === step.choice, `${where}: ${choice} != ${step.choice}`);
+    const chosen = actions.indexOf(choice);
+    drift.chose(game.next(state, choice), step.q[chosen], step.margins ? step.margins[chosen] : null);
+    settaiMoves += 1;
+  }
 }
 
 if (failures.length) {
   console.error(failures.join('\n'));
   process.exit(1);
 }
-console.log(`checked ${positions} positions, ${searches} searches and ${(vectors.settai || []).length} settai choices`);
+console.log(`checked ${positions} positions, ${searches} searches, ${(vectors.settai || []).length} settai choices and `
+  + `${settaiMoves} settai moves of ${(vectors.settai_games || []).length} games`);
