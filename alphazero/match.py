@@ -50,30 +50,33 @@ def settai_choice(legal_actions, visits, q, margins=None, aim=0.0, margin_aim=0.
 class SettaiDrift:
     """What a settai player learns of its opponent during a game. The search expects the opponent to
     play as well as the model; a weaker one gives some value away with each reply, so that a game
-    aimed at even ends in a win all the same. After each reply the drift is the value of the best
-    move now less the value expected of the move chosen before (and the same for predicted margins);
-    the next move aims at minus their mean (at most SETTAI_DRIFT_CAP), so that a typical reply brings
-    the game back to even. A position that does not follow the move chosen before starts a new game."""
+    aimed at even ends in a win all the same. After each reply the drift is the network's value of
+    the position now less its value of the position the settai player's move left (both for that
+    player; the same for predicted margins): the network's values, not the search's, since the best
+    of several searched values is biased upwards. The next move aims at minus the drifts' mean (at
+    most SETTAI_DRIFT_CAP), so that a typical reply brings the game back to even. A position that
+    does not follow the move chosen before starts a new game."""
 
     def __init__(self):
-        self.games = {}  # game key -> {'chosen': child state, 'q': its value, 'margin': ..., 'drifts': [(dq, dm)]}
+        self.games = {}  # game key -> {'chosen': child state, 'value': ..., 'margin': ..., 'drifts': [(dv, dm)]}
 
-    def aims(self, key, state, q, margins):
-        """(aim, margin_aim) for settai_choice at `state`, given its moves' values and margins."""
+    def aims(self, key, state, value, margin):
+        """(aim, margin_aim) for settai_choice at `state`, given the network's value (and margin) of it."""
         seen = self.games.get(key)
         if seen is None or not follows(seen['chosen'], state):
             self.games[key] = {'drifts': []}
             return 0.0, 0.0
-        margin_drift = max(margins.values()) - seen['margin'] if margins is not None and seen['margin'] is not None else 0.0
-        seen['drifts'].append((max(q.values()) - seen['q'], margin_drift))
+        margin_drift = margin - seen['margin'] if margin is not None and seen['margin'] is not None else 0.0
+        seen['drifts'].append((value - seen['value'], margin_drift))
 
         def capped_mean(k):  # summed in order, as web/mcts.js does, so that both aim alike
             mean = sum(drift[k] for drift in seen['drifts']) / len(seen['drifts'])
             return min(SETTAI_DRIFT_CAP, max(-SETTAI_DRIFT_CAP, mean))
         return -capped_mean(0), -capped_mean(1)
 
-    def chose(self, key, child, q, margin):
-        self.games[key].update(chosen=child, q=q, margin=margin)
+    def chose(self, key, child, value, margin):
+        """The move played: the position it leaves, and the network's value (and margin) of it."""
+        self.games[key].update(chosen=child, value=value, margin=margin)
 
 
 def follows(previous, state):
@@ -182,18 +185,22 @@ class MctsPlayer:
         if open_children:  # each child's value for its side to move: the visit-weighted mean of its moves' Q
             result = search_roots(self.evaluator, open_children, count, self.options)
             values = iter((result.visits * result.q).sum(axis=1) / np.maximum(result.visits.sum(axis=1), 1))
-        network = self.evaluator.network
+        # The network's own values (and margins) of each position and of each move's, for the side to
+        # move now: the drift's measure, and the margins settai_choice aims with
+        planes = np.stack([state.planes() for state in states] + [child.planes() for moves in children for _, child in moves])
+        _, raw_values, raw_margins = self.evaluator.network.outputs(planes)
+        raw = [(float(v), None if raw_margins is None else float(m))
+               for v, m in zip(raw_values, raw_margins if raw_margins is not None else raw_values)]
+        after = iter(raw[len(states):])
         choices = []
         for i, moves in enumerate(children):
             q = {a: -terminal_value(child) if child.is_done() else -next(values) for a, child in moves}
-            margins = None
-            if getattr(network, 'has_margin', False):  # the margin head's prediction, for the side to move now
-                predicted = network.outputs(np.stack([child.planes() for _, child in moves]))[2]
-                margins = {a: -float(m) for (a, _), m in zip(moves, predicted)}
+            own = {a: (-v, None if m is None else -m) for (a, _), (v, m) in zip(moves, after)}
+            margins = {a: m for a, (_, m) in own.items()} if raw_margins is not None else None
             key = games[i].index if games is not None else None
-            aim, margin_aim = self.settai_drift.aims(key, states[i], q, margins)
+            aim, margin_aim = self.settai_drift.aims(key, states[i], *raw[i])
             action = settai_choice([a for a, _ in moves], dict.fromkeys(q, 1), q, margins, aim, margin_aim)
-            self.settai_drift.chose(key, dict(moves)[action], q[action], margins[action] if margins else None)
+            self.settai_drift.chose(key, dict(moves)[action], *own[action])
             choices.append((action, None))
         return choices
 

@@ -229,21 +229,22 @@ def test_settai_aims_below_even_against_a_weaker_opponent():
     assert settai_choice(legal, visits, q, aim=-0.6) == 3      # the window below the best move widens as much
     assert settai_choice(legal, visits, [0.9, 0.6, 0.4, 0.1], aim=-0.2) == 2  # 0.4 + 0.2 below the best, not 0.8
     assert settai_choice(legal, visits, q, np.array([0.1, 0.0, -0.05, -0.3]), -0.2, -0.05) == 2
-    # The drift: what the opponent's replies gave away, against what the chosen move was expected to keep
+    # The drift: the network's value after the opponent's reply against its value after the move chosen
     game = load_game('tictactoe')
     drift, start = SettaiDrift(), game.State()
-    assert drift.aims(0, start, {4: 0.1}, None) == (0.0, 0.0)  # a new game
+    assert drift.aims(0, start, 0.0, None) == (0.0, 0.0)  # a new game
     drift.chose(0, start.next(4), 0.1, None)
     reply = start.next(4).next(0)
-    aim, margin_aim = drift.aims(0, reply, {1: 0.4, 2: 0.3}, None)
+    aim, margin_aim = drift.aims(0, reply, 0.4, None)
     assert (round(aim, 6), margin_aim) == (-0.3, 0.0)
     drift.chose(0, reply.next(1), 0.9, None)
-    aim, _ = drift.aims(0, reply.next(1).next(2), {3: 0.1}, None)
+    aim, _ = drift.aims(0, reply.next(1).next(2), 0.1, None)
     assert round(aim, 6) == round(-(0.3 - 0.8) / 2, 6)        # the mean of the replies' drifts: +0.3, -0.8
-    assert drift.aims(0, start.next(8), {0: 1.0}, None) == (0.0, 0.0)  # not a reply to the move chosen: a new game
-    drift.chose(0, start.next(8), -0.9, None)
-    assert drift.aims(0, start.next(8).next(0), {1: 0.9}, None)[0] == -SETTAI_DRIFT_CAP
-    assert drift.aims(1, start, {4: 0.1}, None) == (0.0, 0.0)  # each game its own
+    assert drift.aims(0, start.next(8), 1.0, None) == (0.0, 0.0)  # not a reply to the move chosen: a new game
+    drift.chose(0, start.next(8), -0.9, 0.1)
+    aim, margin_aim = drift.aims(0, start.next(8).next(0), 0.9, -0.2)
+    assert (aim, round(margin_aim, 6)) == (-SETTAI_DRIFT_CAP, 0.3)  # margins drift alike
+    assert drift.aims(1, start, 0.1, None) == (0.0, 0.0)  # each game its own
 
 
 def test_settai_never_throws_the_game(network):

@@ -110,8 +110,9 @@ def settai_vectors(count=300):
 
 
 def settai_game_vectors(count=20):
-    """Connect Four games of a settai player (random values for its moves, half with margins) against
-    random replies, one SettaiDrift over all of them: each settai move's aims and choice."""
+    """Connect Four games of a settai player (random searched values for its moves and random network
+    values of the positions, half with margins) against random replies, one SettaiDrift over all of
+    them: each settai move's aims and choice."""
     from alphazero.match import SettaiDrift, settai_choice
     game, rng, drift = load_game('connect4'), np.random.default_rng(3), SettaiDrift()
     vectors = []
@@ -122,11 +123,14 @@ def settai_game_vectors(count=20):
             if len(moves) % 2 == 0:
                 q = dict(zip(legal, np.round(rng.uniform(-1, 1, len(legal)), 1).tolist()))
                 margins = dict(zip(legal, np.round(rng.uniform(-1, 1, len(legal)), 1).tolist())) if i % 2 else None
-                aims = drift.aims(None, state, q, margins)
+                now, after = (np.round(rng.uniform(-1, 1, 2), 2).tolist() for _ in range(2))
+                if not margins:
+                    now[1] = after[1] = None
+                aims = drift.aims(None, state, *now)
                 action = settai_choice(legal, dict.fromkeys(legal, 1), q, margins, *aims)
-                drift.chose(None, state.next(action), q[action], margins[action] if margins else None)
+                drift.chose(None, state.next(action), *after)
                 steps.append({'ply': len(moves), 'q': list(q.values()), 'aims': list(aims), 'choice': action,
-                              'margins': list(margins.values()) if margins else None})
+                              'margins': list(margins.values()) if margins else None, 'now': now, 'after': after})
             else:
                 action = int(rng.choice(legal))
             moves.append(action)

@@ -103,25 +103,25 @@ export function settaiChoice(actions, q, margins = null, aim = 0, marginAim = 0)
   return actions[candidates.reduce((a, b) => (closeness(b) < closeness(a) ? b : a))];
 }
 
-// What the opponent's replies gave away against what the search expected of the move chosen before:
-// the next move aims at minus the mean (at most SETTAI_DRIFT_CAP). A position that does not follow the
-// move chosen before starts a new game.
+// What the opponent's replies gave away: the network's value of the position after each reply less
+// its value of the position the move chosen before left; the next move aims at minus the mean (at
+// most SETTAI_DRIFT_CAP). A position that does not follow the move chosen before starts a new game.
 export class SettaiDrift {
-  aims(game, state, q, margins) {
+  aims(game, state, value, margin) {
     const seen = this.seen;
     if (!seen || !follows(game, seen.chosen, state)) {
       this.seen = { drifts: [] };
       return [0, 0];
     }
-    const marginDrift = margins && seen.margin !== null ? Math.max(...margins) - seen.margin : 0;
-    seen.drifts.push([Math.max(...q) - seen.q, marginDrift]);
+    const marginDrift = margin !== null && seen.margin !== null ? margin - seen.margin : 0;
+    seen.drifts.push([value - seen.value, marginDrift]);
     const mean = (k) => seen.drifts.reduce((total, drift) => total + drift[k], 0) / seen.drifts.length;
     const capped = (x) => Math.min(SETTAI_DRIFT_CAP, Math.max(-SETTAI_DRIFT_CAP, x));
     return [-capped(mean(0)), -capped(mean(1))];
   }
 
-  chose(child, q, margin) {
-    Object.assign(this.seen, { chosen: child, q, margin });
+  chose(child, value, margin) {
+    Object.assign(this.seen, { chosen: child, value, margin });
   }
 }
 
@@ -136,7 +136,7 @@ function follows(game, previous, state) {
 // for the side to move as `q` and the move as `choice`
 export async function settaiSearch(game, evaluate, state, simulations, drift = new SettaiDrift()) {
   const actions = game.legalActions(state);
-  const q = [], margins = [];
+  const q = [], own = [], margins = [];
   for (const action of actions) {
     const child = game.next(state, action);
     if (game.isDone(child)) {
@@ -144,14 +144,17 @@ export async function settaiSearch(game, evaluate, state, simulations, drift = n
     } else {
       q.push(-(await search(game, evaluate, child, Math.max(SETTAI_MIN_SIMS, simulations))).searched);
     }
-    const { margin } = await evaluate(child);  // the margin head's prediction, as match.py asks it
+    // The network's own value and margin of the move's position, for the side to move now
+    const { value, margin } = await evaluate(child);
+    own.push(-value);
     margins.push(margin === undefined ? null : -margin);
   }
+  const now = await evaluate(state);
   const predicted = margins.every((m) => m !== null) ? margins : null;
-  const [aim, marginAim] = drift.aims(game, state, q, predicted);
+  const [aim, marginAim] = drift.aims(game, state, now.value, predicted ? now.margin : null);
   const choice = settaiChoice(actions, q, predicted, aim, marginAim);
   const chosen = actions.indexOf(choice);
-  drift.chose(game.next(state, choice), q[chosen], predicted ? predicted[chosen] : null);
+  drift.chose(game.next(state, choice), own[chosen], predicted ? predicted[chosen] : null);
   return { actions, q, value: q[chosen], choice };
 }
 

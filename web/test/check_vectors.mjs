@@ -8,8 +8,9 @@
 //         and pv_mcts.py's visit counts, which web/mcts.js must reproduce
 // settai: moves' values (and predicted margins) and aims, and match.py's settai_choice, which
 //         web/mcts.js's settaiChoice must make too
-// settai_games: games of a settai player, one SettaiDrift over all: each settai move's values, the
-//         aims match.py's SettaiDrift drew from the game so far, and its choice
+// settai_games: games of a settai player, one SettaiDrift over all: each settai move's searched
+//         values, the network's values of the position and of the move's, the aims match.py's
+//         SettaiDrift drew from the game so far, and its choice
 import { readFileSync } from 'node:fs';
 import { GAMES } from '../games.js';
 import { SettaiDrift, search, settaiChoice } from '../mcts.js';
@@ -89,13 +90,12 @@ for (const v of vectors.settai_games || []) {
   for (const step of v.steps) {
     const state = replay(game, v.moves.slice(0, step.ply));
     const actions = game.legalActions(state);
-    const aims = drift.aims(game, state, step.q, step.margins);
+    const aims = drift.aims(game, state, ...step.now);
     const choice = settaiChoice(actions, step.q, step.margins, ...aims);
     const where = `settai game after [${v.moves.slice(0, step.ply)}]`;
     check(same(aims, step.aims), `${where}: aims ${aims} != ${step.aims}`);
     check(choice === step.choice, `${where}: ${choice} != ${step.choice}`);
-    const chosen = actions.indexOf(choice);
-    drift.chose(game.next(state, choice), step.q[chosen], step.margins ? step.margins[chosen] : null);
+    drift.chose(game.next(state, choice), ...step.after);
     settaiMoves += 1;
   }
 }
