@@ -24,7 +24,7 @@ from alphazero.gtp import COLORS, action_names, color_to_move, gtp_problem, pars
 from alphazero.inference import load_network
 from alphazero.limits import MAX_SIMS, check_search, file_path, whole_number
 from alphazero.levels import playing_level
-from alphazero.match import level_player
+from alphazero.match import level_player, settai_for
 from alphazero.words import level_text, words
 from pv_mcts import PV_EVALUATE_COUNT
 
@@ -209,8 +209,8 @@ def main():
     sims, why = playing_sims(args.sims, path, PV_EVALUATE_COUNT)
     check_search(game, sims)
     level, _ = playing_level(path, sims, args.level)
-    player = level_player(Evaluator(network), level, np.random.default_rng(0), game.determinize, args.settai,
-                          search_options(args))
+    player = level_player(Evaluator(network), level, np.random.default_rng(0), game.determinize,
+                          settai_for(game, args.settai), search_options(args))
     print(f'{ENGINE_NAME}: {game.NAME}, {description}, {sims} simulations per move at full strength ({why}); '
           f'playing at {level_text(level, words())}', file=sys.stderr)
     session = GtpSession(game, lambda state: player.choose([state])[0][0],

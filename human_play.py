@@ -17,7 +17,7 @@ from alphazero.games import add_game_flag, as_game, load_game, player_value, pla
 from alphazero.inference import load_network
 from alphazero.levels import Level, playing_level
 from alphazero.limits import MAX_SIMS, check_search, file_path, whole_number
-from alphazero.match import level_player
+from alphazero.match import level_player, settai_for
 from alphazero.words import LANGUAGES, WORDS, colour, game_text, language, level_text, words
 from pv_mcts import PV_EVALUATE_COUNT, pv_mcts_action
 
@@ -363,11 +363,12 @@ def play_piece_window(game, next_action, human_first, said=WORDS['en']):
 # search options beyond the book (--gumbel, --fpu, --margin-weight), settai mode or a level (its policy
 # alone, or its number of simulations), the batched players
 def ai_action(game, network, sims, options=SearchOptions(), settai=False, level=None):
-    determinize = as_game(game).determinize
+    game = as_game(game)
+    determinize = game.determinize
     if determinize is None and options == SearchOptions() and not settai and level is None:
         return pv_mcts_action(network, 0.0, sims)
     level = level or Level(0, sims, 0.0)
-    player = level_player(Evaluator(network), level, np.random.default_rng(), determinize, settai, options)
+    player = level_player(Evaluator(network), level, np.random.default_rng(), determinize, settai_for(game, settai), options)
     return lambda state: player.choose([state])[0][0]
 
 

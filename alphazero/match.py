@@ -100,7 +100,8 @@ class MctsPlayer:
     `greedy_after`) and the move distribution is its improved policy. `fast_sims` turns on playout
     cap randomization (KataGo): each move is searched in full with probability `full_share`, else
     with `fast_sims` simulations, no noise and no forced playouts, and returns no move distribution,
-    so that self-play does not train on it. `settai` plays settai_choice: a close game, not a win."""
+    so that self-play does not train on it. `settai` plays settai_choice: a close game, not a win
+    (settai_for says how: 'margin' aims by the opponent's drift, SettaiDrift)."""
 
     def __init__(self, evaluator, evaluate_count, temperature, rng, dirichlet_alpha=0.0, dirichlet_weight=0.25,
                  greedy_after=None, determinize=None, samples=DETERMINIZATIONS, options=SearchOptions(),
@@ -122,7 +123,7 @@ class MctsPlayer:
         self.fast_sims = fast_sims
         self.full_share = full_share
         self.settai = settai
-        self.settai_drift = SettaiDrift()
+        self.settai_drift = SettaiDrift() if settai == 'margin' else None
 
     def visits(self, states):
         """The visit counts of a full search of each state (summed over the samples of what it hides)."""
@@ -198,9 +199,11 @@ class MctsPlayer:
             own = {a: (-v, None if m is None else -m) for (a, _), (v, m) in zip(moves, after)}
             margins = {a: m for a, (_, m) in own.items()} if raw_margins is not None else None
             key = games[i].index if games is not None else None
-            aim, margin_aim = self.settai_drift.aims(key, states[i], *raw[i])
+            drift = self.settai_drift
+            aim, margin_aim = drift.aims(key, states[i], *raw[i]) if drift else (0.0, 0.0)
             action = settai_choice([a for a, _ in moves], dict.fromkeys(q, 1), q, margins, aim, margin_aim)
-            self.settai_drift.chose(key, dict(moves)[action], *own[action])
+            if drift:
+                drift.chose(key, dict(moves)[action], *own[action])
             choices.append((action, None))
         return choices
 
@@ -226,6 +229,14 @@ def policy_choice(state, policy, temperature, rng):
     legal_actions = state.legal_actions()
     scores = visits_to_scores(policy[legal_actions], temperature)
     return int(rng.choice(legal_actions, p=scores / scores.sum()))
+
+
+def settai_for(game, on=True):
+    """MctsPlayer's settai for `game`: False when off; 'margin' in a game that ends with a margin
+    (Othello's discs), where a value near even still lets a weaker opponent lose by many, so the aims
+    follow the opponent's drift; else 'result' (a win, draw or loss), where a value near even already
+    is a close game, and aiming lower only hands the game over."""
+    return ('margin' if game.score is not None else 'result') if on else False
 
 
 def level_player(evaluator, level, rng, determinize=None, settai=False, options=SearchOptions()):
@@ -389,7 +400,7 @@ def mcts_player(path, game, evaluate_count, temperature, cache=True, backend='au
                 options=SearchOptions(), settai=False):
     network, _ = load_network(path, game, backend)
     return MctsPlayer(Evaluator(network, cache), evaluate_count, temperature, np.random.default_rng(seed),
-                      determinize=game.determinize, options=options, settai=settai)
+                      determinize=game.determinize, options=options, settai=settai_for(game, settai))
 
 
 def play_self_play(game, network, count, settings, rng, progress=None):

@@ -32,7 +32,7 @@ from alphazero.games import load_game, playing_model_path  # noqa: E402
 from alphazero.inference import load_network  # noqa: E402
 from alphazero.limits import engine_command, whole_number  # noqa: E402
 from alphazero.match import (FunctionPlayer, MctsPlayer, engine_player, match_pairings, opponent_name,  # noqa: E402
-                             paired_openings, play_games)
+                             paired_openings, play_games, settai_for)
 
 MODES = ('normal', 'settai')
 
@@ -56,7 +56,8 @@ def measure(game, path, sims, commands, games, opening, seed, fixed=None):
     network, _ = load_network(path, game)
     rng = np.random.default_rng(seed)
     openings = paired_openings(game, opening, games, rng)
-    models = {mode: MctsPlayer(Evaluator(network), sims, 0.0, rng, settai=mode == 'settai') for mode in MODES}
+    models = {mode: MctsPlayer(Evaluator(network), sims, 0.0, rng, settai=settai_for(game, mode == 'settai'))
+              for mode in MODES}
     with contextlib.ExitStack() as stack:
         opponents = {opponent_name(name): FunctionPlayer(action) for name, action in game.opponents().items()
                      if fixed is None or opponent_name(name) in fixed}

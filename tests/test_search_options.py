@@ -245,6 +245,13 @@ def test_settai_aims_below_even_against_a_weaker_opponent():
     aim, margin_aim = drift.aims(0, start.next(8).next(0), 0.9, -0.2)
     assert (aim, round(margin_aim, 6)) == (-SETTAI_DRIFT_CAP, 0.3)  # margins drift alike
     assert drift.aims(1, start, 0.1, None) == (0.0, 0.0)  # each game its own
+    # Only a game that ends with a margin follows the drift; in a game of win, draw or loss even is close
+    from alphazero.match import settai_for
+    assert (settai_for(load_game('othello8')), settai_for(load_game('connect4')), settai_for(game, False)) == \
+        ('margin', 'result', False)
+    network = KerasNetwork(tiny_model(0, rules=game))
+    assert MctsPlayer(Evaluator(network), 4, 0.0, None, settai='result').settai_drift is None
+    assert isinstance(MctsPlayer(Evaluator(network), 4, 0.0, None, settai='margin').settai_drift, SettaiDrift)
 
 
 def test_settai_never_throws_the_game(network):

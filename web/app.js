@@ -33,7 +33,7 @@ let played = [];       // the actions between them
 let chances = [];      // the AI's estimate of the human's expected score (0 to 1) at each position
 let humanFirst = true, generation = 0, analysis = null, focusSquare = 0;
 let selected = null;   // shogi: the piece picked to move, { square } or { piece } from the hand
-const settaiDrift = new SettaiDrift();  // what settai mode has seen of the human in this game
+const settaiDrift = new SettaiDrift();  // what settai mode has seen of the human in this game (Othello: match.py's settai_for)
 
 const state = () => history[history.length - 1];
 let reviewing = null;  // review of a finished game: the index of the position shown, else null
@@ -453,7 +453,7 @@ async function afterMove() {
   const level = chosenLevel();
   const position = state();
   const settai = !humanToMove() && $('settai').checked && !$('settai').disabled;
-  const result = settai ? await settaiSearch(game, evaluate, position, level.simulations, settaiDrift)
+  const result = settai ? await settaiSearch(game, evaluate, position, level.simulations, game.discCounts ? settaiDrift : null)
     : level.simulations === 0 ? await policyChoice(game, evaluate, position, humanToMove() ? 0 : level.temperature)
       : await fairSearch(game, evaluate, position, level.simulations);
   if (mine !== generation) return;  // a move, a take-back or a new game came first

@@ -132,9 +132,10 @@ function follows(game, previous, state) {
 }
 
 // Every legal move's position searched on its own (at least SETTAI_MIN_SIMS simulations), then
-// settaiChoice aimed by `drift` (a SettaiDrift kept over the game); the result has the moves' values
-// for the side to move as `q` and the move as `choice`
-export async function settaiSearch(game, evaluate, state, simulations, drift = new SettaiDrift()) {
+// settaiChoice aimed by `drift` (a SettaiDrift kept over the game, in a game that ends with a margin;
+// else null, aiming at even); the result has the moves' values for the side to move as `q` and the
+// move as `choice`
+export async function settaiSearch(game, evaluate, state, simulations, drift = null) {
   const actions = game.legalActions(state);
   const q = [], own = [], margins = [];
   for (const action of actions) {
@@ -149,12 +150,12 @@ export async function settaiSearch(game, evaluate, state, simulations, drift = n
     own.push(-value);
     margins.push(margin === undefined ? null : -margin);
   }
-  const now = await evaluate(state);
+  const now = drift ? await evaluate(state) : null;
   const predicted = margins.every((m) => m !== null) ? margins : null;
-  const [aim, marginAim] = drift.aims(game, state, now.value, predicted ? now.margin : null);
+  const [aim, marginAim] = drift ? drift.aims(game, state, now.value, predicted ? now.margin : null) : [0, 0];
   const choice = settaiChoice(actions, q, predicted, aim, marginAim);
   const chosen = actions.indexOf(choice);
-  drift.chose(game.next(state, choice), own[chosen], predicted ? predicted[chosen] : null);
+  if (drift) drift.chose(game.next(state, choice), own[chosen], predicted ? predicted[chosen] : null);
   return { actions, q, value: q[chosen], choice };
 }
 
