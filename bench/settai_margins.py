@@ -141,6 +141,10 @@ def main():
     parser.add_argument('--chart', help='chart PNG')
     args = parser.parse_args()
     game = load_game(args.game)
+    names = [opponent_name(name) for name in game.opponents()]
+    unknown = [name for name in args.opponent or [] if name not in names]
+    if unknown:
+        raise UserError(f'{game.NAME} has no opponent named {unknown[0]!r}: choose from ' + ', '.join(names))
     path = args.model or playing_model_path(game)
     sims, _ = playing_sims(args.sims, path, 50)
     if game.determinize is not None:
