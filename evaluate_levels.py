@@ -6,7 +6,9 @@
 # and each of the game's other opponents (alpha-beta players, GTP/USI engines) plays the levels
 # around its own strength. One Elo ladder is fitted to all these matches, the random player being
 # 0, so that every level has a rating and a known opponent of about its strength. With --write it
-# goes into the model.json beside the model, where the window, the text player and the page read it.
+# goes into the model.json beside the model, where the window, the text player and the page read it;
+# the matches played so far are kept beside it too, so that a measurement stopped part way (a ladder
+# with a strong engine takes hours) goes on from there when run again with the same settings.
 
 import contextlib
 import json
@@ -21,7 +23,7 @@ from alphazero.cli import ArgumentParser, UserError, run
 from alphazero.files import atomic_output, playing_sims
 from alphazero.flags import add_engine_flags
 from alphazero.games import add_game_flag, load_game, playing_model_path
-from alphazero.inference import load_network
+from alphazero.inference import file_sha256, load_network
 from alphazero.levels import (ANCHOR, fit_ratings, ladder_entry, ladder_path, level_name, rated_levels,
                               standard_levels)
 from alphazero.limits import MAX_GAMES, MAX_PARALLEL, check_search, file_path, seed, whole_number
@@ -38,19 +40,23 @@ LV_PARALLEL = 64      # games played at once
 EVEN = (0.25, 0.75)   # a match scored in this range places an opponent; else it meets the next level
 
 
-# Play the matches [(player name, opponent name)], all at once; returns [(player, opponent, points
-# of the player game by game)]
-def play_matches(game, pairs, players, games, openings, parallel, progress):
+# Play the matches [(player name, opponent name)], all at once, but those in `done` (a kept
+# measurement's {(player, opponent): points}); returns [(player, opponent, points of the player game
+# by game)] in the order of `pairs`, and hands each newly played round to `keep`
+def play_matches(game, pairs, players, games, openings, parallel, progress, done, keep):
+    new = [pair for pair in pairs if pair not in done]
     pairings, starts = [], []
-    for player, opponent in pairs:
+    for player, opponent in new:
         pairings += match_pairings(players[player], players[opponent], games)
         starts += duplicate_starts(game, games) or [None] * games
-    results = play_games(game.State, pairings, parallel, progress=progress, openings=openings * len(pairs),
-                         starts=starts if any(starts) else None)
-    matches = []
-    for index, (player, opponent) in enumerate(pairs):
-        matches.append((player, opponent, player_points(results[index * games:(index + 1) * games])))
-    return matches
+    progress.update(games * (len(pairs) - len(new)))
+    if new:
+        results = play_games(game.State, pairings, parallel, progress=progress, openings=openings * len(new),
+                             starts=starts if any(starts) else None)
+        for index, pair in enumerate(new):
+            done[pair] = player_points(results[index * games:(index + 1) * games])
+        keep(done)
+    return [(player, opponent, done[player, opponent]) for player, opponent in pairs]
 
 
 # The next level for an opponent after a match against level i: down when the level won easily, up
@@ -62,13 +68,22 @@ def next_level(i, score, count, tried):
 
 
 def measure_levels(game, path, sims, games=LV_GAME_COUNT, opening=LV_OPENING, engines=(), seed=None,
-                   parallel=LV_PARALLEL):
-    """The levels of the model at `path` rated: (levels, ratings, matches)."""
+                   parallel=LV_PARALLEL, kept=None):
+    """The levels of the model at `path` rated: (levels, ratings, matches). With `kept` (a file) the
+    matches are kept there as they are played, and those it holds for the same settings are not
+    played again."""
     network, _ = load_network(path, game)
     evaluator = Evaluator(network)
     rng = np.random.default_rng(seed)
     levels = standard_levels(sims)
-    openings = paired_openings(game, opening, games, rng)
+    settings = {'model_sha256': file_sha256(path), 'sims': sims, 'games': games, 'opening': opening,
+                'engines': list(engines)}
+    openings, done = read_kept(kept, settings)
+    openings = openings or paired_openings(game, opening, games, rng)
+
+    def keep(done):
+        if kept:
+            write_kept(kept, settings, openings, done)
     players = {level_name(level): level_player(evaluator, level, rng, game.determinize) for level in levels}
     with contextlib.ExitStack() as stack:
         opponents = {opponent_name(name): FunctionPlayer(action) for name, action in game.opponents().items()}
@@ -82,14 +97,14 @@ def measure_levels(game, path, sims, games=LV_GAME_COUNT, opening=LV_OPENING, en
             pairs = [(level_name(levels[0]), ANCHOR)] + [(level_name(upper), level_name(lower))
                                                           for lower, upper in zip(levels, levels[1:])]
             progress.total = len(pairs) * games
-            matches = play_matches(game, pairs, players, games, openings, parallel, progress)
+            matches = play_matches(game, pairs, players, games, openings, parallel, progress, done, keep)
             # Each other opponent, from the middle level up or down until a match is even
             place = {name: len(levels) // 2 for name in opponents if name != ANCHOR}
             tried = {name: set() for name in place}
             while place:
                 pairs = [(level_name(levels[i]), name) for name, i in place.items()]
                 progress.total += len(pairs) * games
-                played = play_matches(game, pairs, players, games, openings, parallel, progress)
+                played = play_matches(game, pairs, players, games, openings, parallel, progress, done, keep)
                 matches += played
                 following = {}
                 for (_, name, points), i in zip(played, place.values()):
@@ -100,6 +115,34 @@ def measure_levels(game, path, sims, games=LV_GAME_COUNT, opening=LV_OPENING, en
                 place = following
     ratings = fit_ratings([(player, opponent, sum(points), len(points)) for player, opponent, points in matches])
     return rated_levels(levels, ratings, list(opponents)), ratings, matches
+
+
+# The openings and matches {(player, opponent): points} a stopped measurement kept in `path`, when it
+# was made with the same `settings` (the model's digest, simulations, games, openings, engines); else
+# (None, {})
+def read_kept(path, settings):
+    if not path or not os.path.exists(path):
+        return None, {}
+    try:
+        with open(path, encoding='utf-8') as f:
+            content = json.load(f)
+        if content['settings'] != settings:
+            print(f'{path} was kept for other settings (model, simulations, games, openings or engines): starting afresh')
+            return None, {}
+        done = {(player, opponent): [float(p) for p in points] for player, opponent, points in content['matches']}
+        openings = [[int(move) for move in opening] for opening in content['openings']]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise UserError(f'{path} is not a readable measurement ({error}): remove it, then measure again') from None
+    print(f'going on from {path}: {len(done)} matches played already')
+    return openings, done
+
+
+def write_kept(path, settings, openings, done):
+    content = {'settings': settings, 'openings': [[int(move) for move in opening] for opening in openings],
+               'matches': [[player, opponent, points] for (player, opponent), points in done.items()]}
+    with atomic_output(path) as temporary:
+        with open(temporary, 'w', encoding='utf-8') as f:
+            json.dump(content, f)
 
 
 # Print the ladder and the matches it was fitted to
@@ -151,7 +194,9 @@ def parse_args(argv=None):
     parser.add_argument('--parallel', type=whole_number(1, MAX_PARALLEL), default=LV_PARALLEL,
                         help='games played at once (default: %(default)s)')
     parser.add_argument('--seed', type=seed, help='random seed for reproducible matches')
-    parser.add_argument('--write', action='store_true', help='write the ladder into the model.json beside the model')
+    parser.add_argument('--write', action='store_true', help='write the ladder into the model.json beside the model '
+                                                             '(and keep the matches in model.json.matches as they are '
+                                                             'played: a stopped run goes on from there)')
     args = parser.parse_args(argv)
     game = load_game(args.game)
     check_engines(game, args.engine, args.parallel)
@@ -166,8 +211,9 @@ def main():
     check_search(game, sims, args.parallel)
     print(f'levels of {path}: the model\'s own search is {sims} simulations per move ({why})')
     target, content = ladder_file(game, path) if args.write else (None, None)
+    kept = target + '.matches' if args.write else None
     levels, ratings, matches = measure_levels(game, path, sims, args.games, args.opening, args.engine, args.seed,
-                                              args.parallel)
+                                              args.parallel, kept)
     print_ladder(levels, ratings, matches)
     if args.write:
         how = (f'python evaluate_levels.py {" ".join(sys.argv[1:])}: {args.games} games per match, colours alternating, '
@@ -175,6 +221,7 @@ def main():
                'level 1, each level against the next, each other opponent from the middle level up or down until a '
                f'match scores {EVEN[0]}-{EVEN[1]}; Elo fitted to all matches (each moved half a game towards even)')
         write_ladder(target, content, ladder_entry(levels, ratings, matches, how))
+        os.remove(kept)
 
 
 if __name__ == '__main__':

@@ -191,3 +191,43 @@ def test_evaluate_levels_refuses_a_model_json_it_cannot_write_into_before_playin
     out, error = capsys.readouterr()
     assert error.startswith('error: ') and 'model.json' in error and ' vs ' not in out  # no match was played
     assert (workdir / 'model' / 'model.json').read_text() == existing  # left as it was
+
+
+def test_a_stopped_ladder_goes_on_from_the_matches_it_kept(tiny_best, workdir, monkeypatch, capsys):
+    import sys
+    import evaluate_levels
+    real_play_games, played = evaluate_levels.play_games, []
+
+    def play_games(state, pairings, *args, stop_after=None, **kwargs):
+        if len(played) == stop_after:
+            raise KeyboardInterrupt  # stopped part way, as by Ctrl-C or a kill
+        played.append(len(pairings))
+        return real_play_games(state, pairings, *args, **kwargs)
+
+    def measure(*flags, stop_after=None):
+        played.clear()
+        monkeypatch.setattr(evaluate_levels, 'play_games', lambda *a, **k: play_games(*a, stop_after=stop_after, **k))
+        monkeypatch.setattr(sys, 'argv', ['evaluate_levels.py', '--model', 'model/best.h5', '--games', '4', '--write', *flags])
+        evaluate_levels.main()
+
+    kept = workdir / 'model' / 'model.json.matches'
+    with pytest.raises(KeyboardInterrupt):
+        measure('--sims', '8', stop_after=1)
+    first_round = json.loads(kept.read_text())['matches']
+    assert played == [16] and len(first_round) == 4 and not (workdir / 'model' / 'model.json').exists()
+    # Other settings start afresh (and keep their own matches instead)
+    with pytest.raises(KeyboardInterrupt):
+        measure('--sims', '12', stop_after=1)
+    assert 'kept for other settings' in capsys.readouterr().out
+    with pytest.raises(KeyboardInterrupt):
+        measure('--sims', '8', stop_after=1)
+    first_round = json.loads(kept.read_text())['matches']
+    # The same settings again: the kept round is not played again, and the ladder is fitted to it
+    measure('--sims', '8')
+    assert 'going on from' in capsys.readouterr().out
+    ladder = json.loads((workdir / 'model' / 'model.json').read_text())['levels']
+    assert sum(played) == 4 * (len(ladder['matches']) - len(first_round))
+    points = {(m['player'], m['opponent']): m for m in ladder['matches']}
+    for player, opponent, kept_points in first_round:
+        assert points[player, opponent]['won'] == sum(p == 1 for p in kept_points)
+    assert not kept.exists()
