@@ -10,7 +10,7 @@ import dataclasses
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Callable, Optional
 
 import numpy as np
 
@@ -25,6 +25,8 @@ SETTAI_FLOOR = 0.0   # settai mode never plays a move whose searched value for i
 SETTAI_GIVE = 0.4    # nor one worse than its best move's by more than this
 SETTAI_MIN_SIMS = 16  # simulations per move searched in settai mode, at least
 SETTAI_DRIFT_CAP = 0.5  # and it lowers (or raises) its aim for a weaker (stronger) opponent by at most this
+SETTAI_EXACT_EMPTIES = 10  # with at most this many empty squares it searches the final margins exactly,
+SETTAI_EXACT_NODES = 50_000  # when that takes at most this many positions (else its search decides)
 
 
 def settai_choice(legal_actions, visits, q, margins=None, aim=0.0, margin_aim=0.0):
@@ -45,6 +47,66 @@ def settai_choice(legal_actions, visits, q, margins=None, aim=0.0, margin_aim=0.
         return max(searched or legal_actions, key=lambda a: (q[a], visits[a]))
     closeness = (lambda a: abs(margins[a] - margin_aim)) if margins is not None else (lambda a: abs(q[a] - aim))
     return min(candidates, key=lambda a: (closeness(a), -visits[a]))
+
+
+@dataclass(frozen=True)
+class Settai:
+    """Settai mode for one game (settai_for). A game that ends with a margin (Othello's discs) gives
+    `final_margin(state)`, the side to move's margin in a finished game: a value near even still lets
+    a weaker opponent lose by many, so the aims follow the opponent's drift (SettaiDrift), and near
+    the end the margins are searched exactly (settai_endgame). Without one (a win, draw or loss) a
+    value near even already is a close game, and aiming lower only hands the game over."""
+    final_margin: Optional[Callable] = None
+
+
+class OutOfNodes(Exception):
+    """The exact search needed more positions than it may visit."""
+
+
+def exact_margin(state, final_margin, alpha, beta, nodes_left):
+    """The final margin for the side to move when both sides play their best (negamax with
+    alpha-beta, moves in legal_actions() order): exact when it lies between alpha and beta, else a
+    bound beyond the one it crossed. nodes_left: a one-item list, the positions it may still visit."""
+    nodes_left[0] -= 1
+    if nodes_left[0] < 0:
+        raise OutOfNodes
+    if state.is_done():
+        return final_margin(state)
+    best = -math.inf
+    for action in state.legal_actions():
+        best = max(best, -exact_margin(state.next(action), final_margin, -beta, -max(alpha, best), nodes_left))
+        if best >= beta:
+            break
+    return best
+
+
+def settai_endgame(state, final_margin):
+    """Settai's last moves, searched to the end: with at most SETTAI_EXACT_EMPTIES empty squares,
+    the move whose final margin, both sides playing their best, is the smallest that is not a loss
+    (a draw when there is one; the first such move on ties), or, when every move loses, the move
+    that loses by least. None when that search needs more than SETTAI_EXACT_NODES positions.
+    Margins count discs or points: whole numbers, so a window of (-closest, 1) tells them apart."""
+    if state.cells().count(0) > SETTAI_EXACT_EMPTIES:
+        return None
+    nodes_left = [SETTAI_EXACT_NODES]
+    try:
+        # Each move's margin, wanted only when it is at least 0 and below the closest so far
+        chosen, closest = None, math.inf
+        for action in state.legal_actions():
+            margin = -exact_margin(state.next(action), final_margin, -closest, 1, nodes_left)
+            if 0 <= margin < closest:
+                chosen, closest = action, margin
+        if chosen is not None:
+            return chosen
+        # Every move loses: the one that loses by least
+        best = -math.inf
+        for action in state.legal_actions():
+            margin = -exact_margin(state.next(action), final_margin, -math.inf, -best, nodes_left)
+            if margin > best:
+                chosen, best = action, margin
+        return chosen
+    except OutOfNodes:
+        return None
 
 
 class SettaiDrift:
@@ -100,12 +162,12 @@ class MctsPlayer:
     `greedy_after`) and the move distribution is its improved policy. `fast_sims` turns on playout
     cap randomization (KataGo): each move is searched in full with probability `full_share`, else
     with `fast_sims` simulations, no noise and no forced playouts, and returns no move distribution,
-    so that self-play does not train on it. `settai` plays settai_choice: a close game, not a win
-    (settai_for says how: 'margin' aims by the opponent's drift, SettaiDrift)."""
+    so that self-play does not train on it. `settai` (a Settai, from settai_for) plays a close game,
+    not a win: settai_choice over every move's search, or settai_endgame near the end."""
 
     def __init__(self, evaluator, evaluate_count, temperature, rng, dirichlet_alpha=0.0, dirichlet_weight=0.25,
                  greedy_after=None, determinize=None, samples=DETERMINIZATIONS, options=SearchOptions(),
-                 fast_sims=None, full_share=1.0, settai=False):
+                 fast_sims=None, full_share=1.0, settai=None):
         if determinize is not None and (options.gumbel or options.forced_playouts or settai):
             raise UserError('Gumbel root search, forced playouts and settai mode need the whole position: this game '
                             'hides part of it (self-play may see it: leave out --no-peek)')
@@ -123,7 +185,7 @@ class MctsPlayer:
         self.fast_sims = fast_sims
         self.full_share = full_share
         self.settai = settai
-        self.settai_drift = SettaiDrift() if settai == 'margin' else None
+        self.settai_drift = SettaiDrift() if settai and settai.final_margin else None
 
     def visits(self, states):
         """The visit counts of a full search of each state (summed over the samples of what it hides)."""
@@ -175,12 +237,15 @@ class MctsPlayer:
         return int(action), None if fast else policy
 
     def settai_choices(self, states, games=None):
-        """Settai mode: every legal move's position is searched on its own (the simulations shared
-        among them, all in one batched search), so that each move has a value the search stands by,
-        then settai_choice picks one, aimed by what the game has shown of the opponent (SettaiDrift).
-        Returns (action, None) per state."""
+        """Settai mode: near the end of a game with a margin, settai_endgame's move; else every legal
+        move's position is searched on its own (the simulations shared among them, all in one batched
+        search), so that each move has a value the search stands by, then settai_choice picks one,
+        aimed by what the game has shown of the opponent (SettaiDrift). Returns (action, None) per state."""
+        final_margin = self.settai.final_margin
+        exact = [settai_endgame(state, final_margin) if final_margin else None for state in states]
         children = [[(a, state.next(a)) for a in state.legal_actions()] for state in states]
-        open_children = [child for moves in children for _, child in moves if not child.is_done()]
+        open_children = [child for moves, known in zip(children, exact) if known is None
+                         for _, child in moves if not child.is_done()]
         count = max(SETTAI_MIN_SIMS, self.evaluate_count)
         values = iter([])
         if open_children:  # each child's value for its side to move: the visit-weighted mean of its moves' Q
@@ -195,13 +260,15 @@ class MctsPlayer:
         after = iter(raw[len(states):])
         choices = []
         for i, moves in enumerate(children):
-            q = {a: -terminal_value(child) if child.is_done() else -next(values) for a, child in moves}
             own = {a: (-v, None if m is None else -m) for (a, _), (v, m) in zip(moves, after)}
-            margins = {a: m for a, (_, m) in own.items()} if raw_margins is not None else None
             key = games[i].index if games is not None else None
             drift = self.settai_drift
             aim, margin_aim = drift.aims(key, states[i], *raw[i]) if drift else (0.0, 0.0)
-            action = settai_choice([a for a, _ in moves], dict.fromkeys(q, 1), q, margins, aim, margin_aim)
+            action = exact[i]
+            if action is None:
+                q = {a: -terminal_value(child) if child.is_done() else -next(values) for a, child in moves}
+                margins = {a: m for a, (_, m) in own.items()} if raw_margins is not None else None
+                action = settai_choice([a for a, _ in moves], dict.fromkeys(q, 1), q, margins, aim, margin_aim)
             if drift:
                 drift.chose(key, dict(moves)[action], *own[action])
             choices.append((action, None))
@@ -232,14 +299,16 @@ def policy_choice(state, policy, temperature, rng):
 
 
 def settai_for(game, on=True):
-    """MctsPlayer's settai for `game`: False when off; 'margin' in a game that ends with a margin
-    (Othello's discs), where a value near even still lets a weaker opponent lose by many, so the aims
-    follow the opponent's drift; else 'result' (a win, draw or loss), where a value near even already
-    is a close game, and aiming lower only hands the game over."""
-    return ('margin' if game.score is not None else 'result') if on else False
+    """MctsPlayer's settai for `game`: None when off, else a Settai with the side to move's final
+    margin when the game has one (its score)."""
+    if not on:
+        return None
+    if game.score is None:
+        return Settai()
+    return Settai(lambda state: game.score(state) if state.is_first_player() else -game.score(state))
 
 
-def level_player(evaluator, level, rng, determinize=None, settai=False, options=SearchOptions()):
+def level_player(evaluator, level, rng, determinize=None, settai=None, options=SearchOptions()):
     """The player of a level (alphazero/levels.py): its policy alone at 0 simulations, else its
     search (with `options`; in settai mode, settai_choice over searches of at least SETTAI_MIN_SIMS)."""
     if level.simulations == 0 and not settai:

@@ -10,7 +10,7 @@ from alphazero.batched_mcts import Evaluator
 from alphazero.cli import UserError
 from alphazero.inference import KerasNetwork
 from alphazero.levels import Level, choose_level, fit_ratings, full_strength, levels_for, read_ladder, standard_levels
-from alphazero.match import MctsPlayer, PolicyPlayer, level_player, opponent_name
+from alphazero.match import MctsPlayer, PolicyPlayer, Settai, level_player, opponent_name
 from alphazero.words import level_text, words
 from conftest import tiny_model
 
@@ -125,7 +125,7 @@ def test_each_level_gets_its_player(network):
     searcher = level_player(Evaluator(network), Level(3, 25, 0.0), rng)
     assert isinstance(searcher, MctsPlayer) and searcher.evaluate_count == 25 and searcher.temperature == 0
     # Settai mode searches every move, whatever the level
-    assert level_player(Evaluator(network), Level(1, 0, 1.0), rng, settai=True).settai
+    assert level_player(Evaluator(network), Level(1, 0, 1.0), rng, settai=Settai()).settai
 
 
 def test_opponents_are_named_for_people():

@@ -246,18 +246,81 @@ def test_settai_aims_below_even_against_a_weaker_opponent():
     assert (aim, round(margin_aim, 6)) == (-SETTAI_DRIFT_CAP, 0.3)  # margins drift alike
     assert drift.aims(1, start, 0.1, None) == (0.0, 0.0)  # each game its own
     # Only a game that ends with a margin follows the drift; in a game of win, draw or loss even is close
-    from alphazero.match import settai_for
-    assert (settai_for(load_game('othello8')), settai_for(load_game('connect4')), settai_for(game, False)) == \
-        ('margin', 'result', False)
+    from alphazero.match import Settai, settai_for
+    othello = load_game('othello8')
+    assert settai_for(othello).final_margin(othello.State()) == 0 and settai_for(othello, False) is None
+    assert settai_for(load_game('connect4')) == Settai()
     network = KerasNetwork(tiny_model(0, rules=game))
-    assert MctsPlayer(Evaluator(network), 4, 0.0, None, settai='result').settai_drift is None
-    assert isinstance(MctsPlayer(Evaluator(network), 4, 0.0, None, settai='margin').settai_drift, SettaiDrift)
+    assert MctsPlayer(Evaluator(network), 4, 0.0, None, settai=Settai()).settai_drift is None
+    assert isinstance(MctsPlayer(Evaluator(network), 4, 0.0, None, settai=Settai(len)).settai_drift, SettaiDrift)
 
 
 def test_settai_never_throws_the_game(network):
     # x (to move) can win at 2; o threatens 3-4-5, so every move but 2 and 5 loses
     state = state_from([0, 1], [3, 4])
-    settai = MctsPlayer(Evaluator(network), 200, 0.0, np.random.default_rng(0), settai=True)
+    from alphazero.match import Settai
+    settai = MctsPlayer(Evaluator(network), 200, 0.0, np.random.default_rng(0), settai=Settai())
     assert settai.choose([state])[0][0] in (2, 5)
     # With the win gone (o holds 2), blocking at 5 is the only move that does not lose
     assert settai.choose([state_from([0, 1, 6], [2, 3, 4])])[0][0] == 5
+
+
+def endgame_positions(game, empties, count, seed):
+    """Positions of random games with `empties` empty squares and a move to make."""
+    rng, found = np.random.default_rng(seed), []
+    while len(found) < count:
+        state = game.State()
+        while not state.is_done() and state.cells().count(0) > empties:
+            state = state.next(int(rng.choice(state.legal_actions())))
+        if not state.is_done():
+            found.append(state)
+    return found
+
+
+def test_settai_endgame_plays_the_closest_result_that_does_not_lose():
+    from alphazero.match import settai_endgame, settai_for
+    game = load_game('othello6')
+    final_margin = settai_for(game).final_margin
+
+    def minimax(state):  # a deliberately plain full search, no pruning
+        if state.is_done():
+            return final_margin(state)
+        return max(-minimax(state.next(a)) for a in state.legal_actions())
+
+    kinds = set()
+    for state in endgame_positions(game, 6, 40, seed=0):
+        margins = {a: -minimax(state.next(a)) for a in state.legal_actions()}
+        not_losing = [m for m in margins.values() if m >= 0]
+        want = min(not_losing) if not_losing else max(margins.values())
+        chosen = settai_endgame(state, final_margin)
+        assert margins[chosen] == want, (str(state), margins, chosen)
+        kinds.add('a draw or the smallest win' if not_losing else 'the smallest loss')
+        kinds.add('not the best move' if want < max(margins.values()) else 'the best move')
+    assert kinds == {'a draw or the smallest win', 'the smallest loss', 'not the best move', 'the best move'}
+
+
+def test_settai_endgame_leaves_long_searches_to_the_network(monkeypatch):
+    import alphazero.match as match
+    game = load_game('othello8')
+    final_margin = match.settai_for(game).final_margin
+    state = endgame_positions(game, 10, 1, seed=1)[0]
+    assert match.settai_endgame(state, final_margin) is not None
+    monkeypatch.setattr(match, 'SETTAI_EXACT_NODES', 50)      # too few positions to reach the end
+    assert match.settai_endgame(state, final_margin) is None
+    monkeypatch.setattr(match, 'SETTAI_EXACT_NODES', 10 ** 6)
+    monkeypatch.setattr(match, 'SETTAI_EXACT_EMPTIES', 9)      # too many squares left
+    assert match.settai_endgame(state, final_margin) is None
+
+
+def test_settai_player_ends_the_game_by_the_exact_search():
+    from alphazero.match import settai_endgame, settai_for
+    game = load_game('othello6')
+    network = KerasNetwork(tiny_model(0, rules=game))
+    settai = MctsPlayer(Evaluator(network), 4, 0.0, np.random.default_rng(0), settai=settai_for(game))
+    states = endgame_positions(game, 8, 6, seed=2)
+    exact = [settai_endgame(state, settai_for(game).final_margin) for state in states]
+    assert [action for action, _ in settai.choose(states)] == exact
+    # In the middle game the network's search decides: every move searched, none from the exact search
+    middle = endgame_positions(game, 20, 1, seed=3)
+    assert settai_endgame(middle[0], settai_for(game).final_margin) is None
+    assert settai.choose(middle)[0][0] in middle[0].legal_actions()

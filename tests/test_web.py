@@ -139,11 +139,29 @@ def settai_game_vectors(count=20):
     return vectors
 
 
+def settai_endgame_vectors():
+    """8x8 Othello positions of random games near their end (one with too many empty squares), and
+    match.py's settai_endgame move (None where its search would visit too many positions)."""
+    from alphazero.match import settai_endgame, settai_for
+    game, rng = load_game('othello8'), np.random.default_rng(4)
+    final_margin = settai_for(game).final_margin
+    vectors = []
+    for empties in (6, 8, 9, 10, 10, 10, 11):
+        state, moves = game.State(), []
+        while state.is_done() or state.cells().count(0) > empties:
+            if state.is_done():
+                state, moves = game.State(), []
+            moves.append(int(rng.choice(state.legal_actions())))
+            state = state.next(moves[-1])
+        vectors.append({'game': 'othello8', 'moves': moves, 'choice': settai_endgame(state, final_margin)})
+    return vectors
+
+
 def test_javascript_rules_encoding_and_search_equal_pythons(tmp_path):
     vectors = {'rules': {name: rules_vectors(load_game(name)) for name in GAMES},
                'names': {name: action_names(load_game(name)) for name in GAMES if name != 'shogi'},
                'search': [v for name in GAMES for v in search_vectors(name)], 'settai': settai_vectors(),
-               'settai_games': settai_game_vectors()}
+               'settai_games': settai_game_vectors(), 'settai_endgames': settai_endgame_vectors()}
     path = tmp_path / 'vectors.json'
     path.write_text(json.dumps(vectors))
     result = run_node('web/test/check_vectors.mjs', str(path))
@@ -151,7 +169,7 @@ def test_javascript_rules_encoding_and_search_equal_pythons(tmp_path):
     positions = sum(len(v) for v in vectors['rules'].values())
     steps = sum(len(v['steps']) for v in vectors['settai_games'])
     assert (f'checked {positions} positions, {len(vectors["search"])} searches, 300 settai choices and {steps} '
-            'settai moves of 20 games') in result.stdout
+            'settai moves of 20 games, 7 settai endgames') in result.stdout
 
 
 def test_javascript_check_fails_on_a_wrong_vector(tmp_path):

@@ -89,6 +89,7 @@ export async function policyChoice(game, evaluate, state, temperature, random = 
 
 // 接待 (settai): match.py's settai_choice, SettaiDrift and settai_choices, one game at a time
 export const SETTAI_FLOOR = 0.0, SETTAI_GIVE = 0.4, SETTAI_MIN_SIMS = 16, SETTAI_DRIFT_CAP = 0.5;
+export const SETTAI_EXACT_EMPTIES = 10, SETTAI_EXACT_NODES = 50000;
 
 // Among the moves worth at least SETTAI_FLOOR + aim and within SETTAI_GIVE (more by a negative aim)
 // of the best, the one whose final margin (when the model predicts one) is nearest marginAim, or whose
@@ -131,19 +132,63 @@ function follows(game, previous, state) {
   return !game.isDone(previous) && game.legalActions(previous).some((a) => same(game.planes(game.next(previous, a))));
 }
 
-// Every legal move's position searched on its own (at least SETTAI_MIN_SIMS simulations), then
-// settaiChoice aimed by `drift` (a SettaiDrift kept over the game, in a game that ends with a margin;
-// else null, aiming at even); the result has the moves' values for the side to move as `q` and the
-// move as `choice`
+// The side to move's final margin in discs when both sides play their best (negamax with alpha-beta,
+// moves in legalActions order): exact between alpha and beta, else a bound beyond the one it crossed.
+// `budget.left` counts the positions it may still visit; past them it throws OUT_OF_NODES.
+const OUT_OF_NODES = new Error('out of nodes');
+function exactMargin(game, state, alpha, beta, budget) {
+  if (--budget.left < 0) throw OUT_OF_NODES;
+  if (game.isDone(state)) {
+    const [first, second] = game.discCounts(state);
+    return game.isFirstPlayer(state) ? first - second : second - first;
+  }
+  let best = -Infinity;
+  for (const action of game.legalActions(state)) {
+    best = Math.max(best, -exactMargin(game, game.next(state, action), -beta, -Math.max(alpha, best), budget));
+    if (best >= beta) break;
+  }
+  return best;
+}
+
+// match.py's settai_endgame: with at most SETTAI_EXACT_EMPTIES empty squares, the move whose final
+// margin with best play is the smallest that is not a loss (a draw when there is one), or the
+// smallest loss; null when the search needs more than SETTAI_EXACT_NODES positions
+export function settaiEndgame(game, state) {
+  if (game.cells(state).filter((c) => c === 0).length > SETTAI_EXACT_EMPTIES) return null;
+  const budget = { left: SETTAI_EXACT_NODES };
+  try {
+    let chosen = null, closest = Infinity;
+    for (const action of game.legalActions(state)) {
+      const margin = -exactMargin(game, game.next(state, action), -closest, 1, budget);
+      if (margin >= 0 && margin < closest) [chosen, closest] = [action, margin];
+    }
+    if (chosen !== null) return chosen;
+    let best = -Infinity;
+    for (const action of game.legalActions(state)) {
+      const margin = -exactMargin(game, game.next(state, action), -Infinity, -best, budget);
+      if (margin > best) [chosen, best] = [action, margin];
+    }
+    return chosen;
+  } catch (error) {
+    if (error === OUT_OF_NODES) return null;
+    throw error;
+  }
+}
+
+// Near the end of a game with a margin, settaiEndgame's move; else every legal move's position
+// searched on its own (at least SETTAI_MIN_SIMS simulations), then settaiChoice aimed by `drift` (a
+// SettaiDrift kept over the game, in a game that ends with a margin; else null, aiming at even); the
+// result has the moves' values for the side to move as `q` (the network's, after an exact search)
+// and the move as `choice`
 export async function settaiSearch(game, evaluate, state, simulations, drift = null) {
   const actions = game.legalActions(state);
+  const exact = game.discCounts ? settaiEndgame(game, state) : null;
   const q = [], own = [], margins = [];
   for (const action of actions) {
     const child = game.next(state, action);
-    if (game.isDone(child)) {
-      q.push(-game.terminalValue(child));
-    } else {
-      q.push(-(await search(game, evaluate, child, Math.max(SETTAI_MIN_SIMS, simulations))).searched);
+    if (exact === null) {
+      q.push(game.isDone(child) ? -game.terminalValue(child)
+        : -(await search(game, evaluate, child, Math.max(SETTAI_MIN_SIMS, simulations))).searched);
     }
     // The network's own value and margin of the move's position, for the side to move now
     const { value, margin } = await evaluate(child);
@@ -153,10 +198,11 @@ export async function settaiSearch(game, evaluate, state, simulations, drift = n
   const now = drift ? await evaluate(state) : null;
   const predicted = margins.every((m) => m !== null) ? margins : null;
   const [aim, marginAim] = drift ? drift.aims(game, state, now.value, predicted ? now.margin : null) : [0, 0];
-  const choice = settaiChoice(actions, q, predicted, aim, marginAim);
+  const choice = exact ?? settaiChoice(actions, q, predicted, aim, marginAim);
   const chosen = actions.indexOf(choice);
   if (drift) drift.chose(game.next(state, choice), own[chosen], predicted ? predicted[chosen] : null);
-  return { actions, q, value: q[chosen], choice };
+  const values = exact === null ? q : own;
+  return { actions, q: values, value: values[chosen], choice };
 }
 
 // A game with hidden information (point-Othello's future values): search `samples` draws of what

@@ -11,9 +11,11 @@
 // settai_games: games of a settai player, one SettaiDrift over all: each settai move's searched
 //         values, the network's values of the position and of the move's, the aims match.py's
 //         SettaiDrift drew from the game so far, and its choice
+// settai_endgames: positions near the end of Othello games and match.py's settai_endgame move (or
+//         null), which web/mcts.js's settaiEndgame must make too
 import { readFileSync } from 'node:fs';
 import { GAMES } from '../games.js';
-import { SettaiDrift, search, settaiChoice } from '../mcts.js';
+import { SettaiDrift, search, settaiChoice, settaiEndgame } from '../mcts.js';
 
 const vectors = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const failures = [];
@@ -100,9 +102,15 @@ for (const v of vectors.settai_games || []) {
   }
 }
 
+for (const v of vectors.settai_endgames || []) {
+  const choice = settaiEndgame(GAMES[v.game], replay(GAMES[v.game], v.moves));
+  check(choice === v.choice, `settai endgame after [${v.moves}]: ${choice} != ${v.choice}`);
+}
+
 if (failures.length) {
   console.error(failures.join('\n'));
   process.exit(1);
 }
 console.log(`checked ${positions} positions, ${searches} searches, ${(vectors.settai || []).length} settai choices and `
-  + `${settaiMoves} settai moves of ${(vectors.settai_games || []).length} games`);
+  + `${settaiMoves} settai moves of ${(vectors.settai_games || []).length} games, `
+  + `${(vectors.settai_endgames || []).length} settai endgames`);
