@@ -42,7 +42,7 @@ EVEN = (0.25, 0.75)   # a match scored in this range places an opponent; else it
 
 # Play the matches [(player name, opponent name)], all at once, but those in `done` (a kept
 # measurement's {(player, opponent): points}); returns [(player, opponent, points of the player game
-# by game)] in the order of `pairs`, and hands each newly played round to `keep`
+# by game)] in the order of `pairs`, and hands `done` to `keep` as each new match ends
 def play_matches(game, pairs, players, games, openings, parallel, progress, done, keep):
     new = [pair for pair in pairs if pair not in done]
     pairings, starts = [], []
@@ -50,12 +50,18 @@ def play_matches(game, pairs, players, games, openings, parallel, progress, done
         pairings += match_pairings(players[player], players[opponent], games)
         starts += duplicate_starts(game, games) or [None] * games
     progress.update(games * (len(pairs) - len(new)))
+    ended = [None] * len(pairings)
+
+    def finished(index, result):
+        ended[index] = result
+        match = index // games
+        first = match * games
+        if all(result is not None for result in ended[first:first + games]):
+            done[new[match]] = player_points(ended[first:first + games])
+            keep(done)
     if new:
-        results = play_games(game.State, pairings, parallel, progress=progress, openings=openings * len(new),
-                             starts=starts if any(starts) else None)
-        for index, pair in enumerate(new):
-            done[pair] = player_points(results[index * games:(index + 1) * games])
-        keep(done)
+        play_games(game.State, pairings, parallel, progress=progress, openings=openings * len(new),
+                   starts=starts if any(starts) else None, finished=finished)
     return [(player, opponent, done[player, opponent]) for player, opponent in pairs]
 
 

@@ -356,14 +356,16 @@ class LiveGame:
         return value_for(self.state, 1 if self.claim == 'win' else -1, first_player)
 
 
-def play_games(new_state, pairings, parallel=None, record=False, progress=None, openings=None, starts=None):
+def play_games(new_state, pairings, parallel=None, record=False, progress=None, openings=None, starts=None,
+               finished=None):
     """Play len(pairings) games, each between pairings[i] = (first player, second player).
 
     Game i starts from starts[i] (default: new_state()) after the moves openings[i] (none by
     default). Up to `parallel`
     games are live at once (all of them by default); a finished game's place goes to the next one.
     Returns the finished LiveGames in order: final state, opening, moves, and the records (input
-    planes, move distribution) of every player move when `record` is set.
+    planes, move distribution) of every player move when `record` is set. `finished(index, game)`,
+    when given, hears of each game as it ends.
     """
     parallel = parallel or len(pairings)
     results = [None] * len(pairings)
@@ -401,6 +403,8 @@ def play_games(new_state, pairings, parallel=None, record=False, progress=None, 
             results[index] = game
             if progress is not None:
                 progress.update(1)
+            if finished is not None:
+                finished(index, game)
     return results
 
 

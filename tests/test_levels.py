@@ -196,38 +196,48 @@ def test_evaluate_levels_refuses_a_model_json_it_cannot_write_into_before_playin
 def test_a_stopped_ladder_goes_on_from_the_matches_it_kept(tiny_best, workdir, monkeypatch, capsys):
     import sys
     import evaluate_levels
-    real_play_games, played = evaluate_levels.play_games, []
+    real_play_games, played, ended = evaluate_levels.play_games, [], []
 
-    def play_games(state, pairings, *args, stop_after=None, **kwargs):
-        if len(played) == stop_after:
-            raise KeyboardInterrupt  # stopped part way, as by Ctrl-C or a kill
+    def play_games(state, pairings, *args, finished, stop_after=None, **kwargs):
         played.append(len(pairings))
-        return real_play_games(state, pairings, *args, **kwargs)
+
+        def stopping(index, game):
+            if stop_after and whole_matches() >= stop_after:
+                raise KeyboardInterrupt  # stopped part way through a round, as by Ctrl-C or a kill
+            ended.append(index)
+            finished(index, game)
+        return real_play_games(state, pairings, *args, finished=stopping, **kwargs)
 
     def measure(*flags, stop_after=None):
         played.clear()
+        ended.clear()
         monkeypatch.setattr(evaluate_levels, 'play_games', lambda *a, **k: play_games(*a, stop_after=stop_after, **k))
         monkeypatch.setattr(sys, 'argv', ['evaluate_levels.py', '--model', 'model/best.h5', '--games', '4', '--write', *flags])
         evaluate_levels.main()
 
+    def whole_matches():  # the matches of the first round whose 4 games have all ended
+        return sum(all(i in ended for i in range(m * 4, m * 4 + 4)) for m in range(4))
+
     kept = workdir / 'model' / 'model.json.matches'
     with pytest.raises(KeyboardInterrupt):
         measure('--sims', '8', stop_after=1)
-    first_round = json.loads(kept.read_text())['matches']
-    assert played == [16] and len(first_round) == 4 and not (workdir / 'model' / 'model.json').exists()
+    kept_matches = json.loads(kept.read_text())['matches']
+    assert played == [16] and 1 <= len(kept_matches) == whole_matches() < 4
+    assert not (workdir / 'model' / 'model.json').exists()
     # Other settings start afresh (and keep their own matches instead)
     with pytest.raises(KeyboardInterrupt):
         measure('--sims', '12', stop_after=1)
     assert 'kept for other settings' in capsys.readouterr().out
     with pytest.raises(KeyboardInterrupt):
-        measure('--sims', '8', stop_after=1)
-    first_round = json.loads(kept.read_text())['matches']
-    # The same settings again: the kept round is not played again, and the ladder is fitted to it
+        measure('--sims', '8', stop_after=2)
+    kept_matches = json.loads(kept.read_text())['matches']
+    assert 2 <= len(kept_matches) == whole_matches() < 4
+    # The same settings again: the kept matches are not played again, and the ladder is fitted to them
     measure('--sims', '8')
     assert 'going on from' in capsys.readouterr().out
     ladder = json.loads((workdir / 'model' / 'model.json').read_text())['levels']
-    assert sum(played) == 4 * (len(ladder['matches']) - len(first_round))
+    assert sum(played) == 4 * (len(ladder['matches']) - len(kept_matches))
     points = {(m['player'], m['opponent']): m for m in ladder['matches']}
-    for player, opponent, kept_points in first_round:
+    for player, opponent, kept_points in kept_matches:
         assert points[player, opponent]['won'] == sum(p == 1 for p in kept_points)
     assert not kept.exists()
