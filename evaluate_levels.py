@@ -55,9 +55,9 @@ def play_matches(game, pairs, players, games, openings, parallel, progress, done
     def finished(index, result):
         ended[index] = result
         match = index // games
-        first = match * games
-        if all(result is not None for result in ended[first:first + games]):
-            done[new[match]] = player_points(ended[first:first + games])
+        match_results = ended[match * games:(match + 1) * games]
+        if all(played is not None for played in match_results):
+            done[new[match]] = player_points(match_results)
             keep(done)
     if new:
         play_games(game.State, pairings, parallel, progress=progress, openings=openings * len(new),

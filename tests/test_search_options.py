@@ -317,10 +317,11 @@ def test_settai_player_ends_the_game_by_the_exact_search():
     game = load_game('othello6')
     network = KerasNetwork(tiny_model(0, rules=game))
     settai = MctsPlayer(Evaluator(network), 4, 0.0, np.random.default_rng(0), settai=settai_for(game))
+    final_margin = settai.settai.final_margin
     states = endgame_positions(game, 8, 6, seed=2)
-    exact = [settai_endgame(state, settai_for(game).final_margin) for state in states]
+    exact = [settai_endgame(state, final_margin) for state in states]
     assert [action for action, _ in settai.choose(states)] == exact
     # In the middle game the network's search decides: every move searched, none from the exact search
     middle = endgame_positions(game, 20, 1, seed=3)
-    assert settai_endgame(middle[0], settai_for(game).final_margin) is None
+    assert settai_endgame(middle[0], final_margin) is None
     assert settai.choose(middle)[0][0] in middle[0].legal_actions()
