@@ -6,7 +6,9 @@ The model plays --games games against each opponent in each mode (colours altern
 alpha-beta) and any GTP engine given (GRhino levels for Othello). For a game with a margin (Othello:
 discs) each game's final margin from the model's side is kept; for the others its result. Results go
 to --out (JSON) and a chart of the margins per opponent and mode to --chart; docs/make_tables.py
-turns the JSON into the table of docs/strength.md.
+turns the JSON into the table of docs/strength.md. Run it again with the same settings and --out and
+the new run is added to the file: the table quotes the median of the runs' medians and the run that
+ended farthest from even, since a 40-game median moves by a few discs from run to run.
 
 Run: .venv/bin/python bench/settai_margins.py --game othello8 --sims 50 \\
         --engine "/usr/games/gtp-rhino -l 1" --engine "/usr/games/gtp-rhino -l 2" --engine "/usr/games/gtp-rhino -l 3" \\
@@ -73,17 +75,38 @@ def measure(game, path, sims, commands, games, opening, seed, fixed=None):
     return outcomes
 
 
-def summary(outcomes):
-    """Per mode and opponent: wins, draws, losses and the median (and quartiles of the) margin."""
+def summary(runs):
+    """Per opponent and mode over all the runs: wins, draws and losses, each run's median margin, the
+    median of those and the run median farthest from even, and the quartiles of all the games."""
     table = {}
-    for mode, by_opponent in outcomes.items():
-        for name, margins in by_opponent.items():
+    for mode in MODES:
+        for name in runs[0][mode]:
+            margins = [m for run in runs for m in run[mode][name]]
+            medians = [statistics.median(run[mode][name]) for run in runs]
             quartiles = statistics.quantiles(margins, n=4) if len(margins) > 1 else [margins[0]] * 3
             table.setdefault(name, {})[mode] = {
                 'won': sum(m > 0 for m in margins), 'drew': sum(m == 0 for m in margins), 'lost': sum(m < 0 for m in margins),
-                'median': statistics.median(margins), 'quartiles': [quartiles[0], quartiles[2]],
-                'mean_absolute': sum(abs(m) for m in margins) / len(margins)}
+                'run_medians': medians, 'median': statistics.median(medians), 'farthest': max(medians, key=abs),
+                'quartiles': [quartiles[0], quartiles[2]], 'mean_absolute': sum(abs(m) for m in margins) / len(margins)}
     return table
+
+
+def earlier_runs(path, settings):
+    """The runs --out already holds with these settings ([] when there is no such file)."""
+    if not os.path.exists(path):
+        return []
+    try:
+        with open(path) as f:
+            content = json.load(f)
+        held = {key: content[key] for key in settings}
+        runs = content['runs']
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise UserError(f'{path} is not a results file of this benchmark ({error}): give another --out') from None
+    if held != settings:
+        different = next(key for key in settings if held[key] != settings[key])
+        raise UserError(f'{path} holds runs with {different} {held[different]!r}, not {settings[different]!r}: '
+                        f'give another --out to measure other settings')
+    return runs
 
 
 def draw(content, path):
@@ -92,10 +115,10 @@ def draw(content, path):
     import matplotlib
     matplotlib.use('Agg')
     import matplotlib.pyplot as plt
-    names = list(content['outcomes']['normal'])
+    names = list(content['runs'][0]['normal'])
     figure, axis = plt.subplots(figsize=(1.8 * len(names) + 2, 4))
     for offset, mode, colour in ((-0.18, 'normal', '#1565c0'), (0.18, 'settai', '#e65100')):
-        data = [content['outcomes'][mode][name] for name in names]
+        data = [[m for run in content['runs'] for m in run[mode][name]] for name in names]
         positions = [i + offset for i in range(len(names))]
         if content['margin'] is None:
             bottom = np.zeros(len(names))
@@ -115,7 +138,9 @@ def draw(content, path):
         axis.axhline(0, color='#555', lw=1, ls='--')
     axis.set_xticks(range(len(names)), names, rotation=15)
     axis.set_ylabel('final margin for the AI' if content['margin'] else 'games (won, drew, lost from the bottom)')
-    axis.set_title(f'{content["game"]}: normal and settai mode, {content["games"]} games per opponent')
+    runs = len(content['runs'])
+    axis.set_title(f'{content["game"]}: normal and settai mode, {runs * content["games"]} games per opponent'
+                   + (f' ({runs} runs of {content["games"]})' if runs > 1 else ''))
     axis.legend(fontsize=7, ncol=2)
     axis.grid(alpha=0.3, axis='y')
     figure.tight_layout()
@@ -149,17 +174,19 @@ def main():
     sims, _ = playing_sims(args.sims, path, 50)
     if game.determinize is not None:
         raise UserError(f'{game.NAME} hides part of the position: settai mode needs all of it')
-    outcomes = measure(game, path, sims, args.engine, args.games, args.opening, args.seed, args.opponent)
-    content = {'game': game.NAME, 'label': args.label or game.NAME, 'model': path, 'simulations': sims, 'games': args.games, 'opening': args.opening,
-               'margin': 'final margin' if game.score is not None else None,
-               'how': f'python bench/settai_margins.py {" ".join(sys.argv[1:])}', 'outcomes': outcomes,
-               'summary': summary(outcomes)}
+    settings = {'game': game.NAME, 'model': path, 'simulations': sims, 'games': args.games, 'opening': args.opening,
+                'opponents': [name for name in names if name in (args.opponent or names)] + [opponent_name(c) for c in args.engine]}
+    runs = earlier_runs(args.out, settings)
+    runs.append(measure(game, path, sims, args.engine, args.games, args.opening, args.seed, args.opponent))
+    content = {**settings, 'label': args.label or game.NAME, 'margin': 'final margin' if game.score is not None else None,
+               'how': f'python bench/settai_margins.py {" ".join(sys.argv[1:])}', 'runs': runs, 'summary': summary(runs)}
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with atomic_output(args.out) as temporary:
         with open(temporary, 'w') as f:
             json.dump(content, f, indent=1)
     for name, modes in content['summary'].items():
         print(name + ': ' + '; '.join(f'{mode} {m["won"]}-{m["drew"]}-{m["lost"]}, median margin {m["median"]:+g}'
+                                      f' (runs: {", ".join(f"{r:+g}" for r in m["run_medians"])})'
                                       for mode, m in modes.items()))
     if args.chart:
         draw(content, args.chart)

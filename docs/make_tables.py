@@ -131,18 +131,20 @@ SETTAI_BEGIN = '<!-- the table below is made by docs/make_tables.py from docs/se
 
 
 def settai_table(page):
-    rows = ['| model | simulations | opponent | normal: won-drew-lost | normal: median (quartiles) | settai: won-drew-lost '
-            '| settai: median (quartiles) |', '|---|---|---|---|---|---|---|']
+    rows = ['| model | simulations | games per opponent | opponent | normal: won-drew-lost | normal: median | '
+            'settai: won-drew-lost | settai: median (the run farthest from even) | settai: quartiles of all games |',
+            '|---|---|---|---|---|---|---|---|---|']
     for path in sorted(glob.glob(os.path.join(ROOT, 'docs', 'settai', '*.json'))):
         with open(path, encoding='utf-8') as f:
             results = json.load(f)
         for opponent, modes in results['summary'].items():
-            cells = []
-            for mode in ('normal', 'settai'):
-                m = modes[mode]
-                cells += [f'{m["won"]}-{m["drew"]}-{m["lost"]}', f'{m["median"]:+g} ({m["quartiles"][0]:+g} to {m["quartiles"][1]:+g})']
-            rows.append(f'| {results.get("label", results["game"])} | {results["simulations"]} | {opponent} | '
-                        + ' | '.join(cells) + ' |')
+            normal, settai = modes['normal'], modes['settai']
+            farthest = f' ({settai["farthest"]:+g})' if len(results['runs']) > 1 else ''
+            games = f'{len(results["runs"])} runs of {results["games"]}' if len(results['runs']) > 1 else results['games']
+            rows.append(f'| {results["label"]} | {results["simulations"]} | {games} | {opponent} | '
+                        f'{normal["won"]}-{normal["drew"]}-{normal["lost"]} | {normal["median"]:+g} | '
+                        f'{settai["won"]}-{settai["drew"]}-{settai["lost"]} | {settai["median"]:+g}{farthest} | '
+                        f'{settai["quartiles"][0]:+g} to {settai["quartiles"][1]:+g} |')
     return '\n'.join(rows)
 
 

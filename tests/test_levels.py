@@ -2,6 +2,8 @@
 the players of each level."""
 import json
 import math
+import os
+import statistics
 
 import numpy as np
 import pytest
@@ -12,7 +14,7 @@ from alphazero.inference import KerasNetwork
 from alphazero.levels import Level, choose_level, fit_ratings, full_strength, levels_for, read_ladder, standard_levels
 from alphazero.match import MctsPlayer, PolicyPlayer, Settai, level_player, opponent_name
 from alphazero.words import level_text, words
-from conftest import tiny_model
+from conftest import REPO, tiny_model
 
 
 def settings(levels):
@@ -241,3 +243,33 @@ def test_a_stopped_ladder_goes_on_from_the_matches_it_kept(tiny_best, workdir, m
     for player, opponent, kept_points in kept_matches:
         assert points[player, opponent]['won'] == sum(p == 1 for p in kept_points)
     assert not kept.exists()
+
+
+def test_settai_measurements_add_up_over_runs_and_keep_to_their_settings(tiny_best, workdir, monkeypatch, capsys):
+    import runpy
+    import sys
+    from alphazero.cli import run
+    bench = runpy.run_path(os.path.join(REPO, 'bench', 'settai_margins.py'))
+
+    def measure(*flags):
+        monkeypatch.setattr(sys, 'argv', ['settai_margins.py', '--model', 'model/best.h5', '--game', 'tictactoe', '--sims', '4',
+                                          '--opening', '1', '--opponent', 'random player', '--out', 'settai.json', *flags])
+        run(bench['main'])
+        return json.loads((workdir / 'settai.json').read_text())
+
+    measure('--games', '4')
+    results = measure('--games', '4')
+    assert len(results['runs']) == 2 and results['opponents'] == ['random player']
+    for mode in ('normal', 'settai'):
+        outcomes = [run_[mode]['random player'] for run_ in results['runs']]
+        assert all(len(games) == 4 and set(games) <= {-1, 0, 1} for games in outcomes)
+        summary = results['summary']['random player'][mode]
+        medians = [statistics.median(games) for games in outcomes]
+        assert summary['run_medians'] == medians and summary['median'] == statistics.median(medians)
+        assert abs(summary['farthest']) == max(map(abs, medians))
+        assert summary['won'] + summary['drew'] + summary['lost'] == 8
+    kept = (workdir / 'settai.json').read_text()
+    with pytest.raises(SystemExit):
+        measure('--games', '6')
+    assert 'settai.json holds runs with games 4, not 6' in capsys.readouterr().err
+    assert (workdir / 'settai.json').read_text() == kept
