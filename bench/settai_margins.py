@@ -160,6 +160,7 @@ def main():
     parser.add_argument('--opponent', action='append', metavar='NAME',
                         help='play only this fixed opponent, as the table names it ("alpha-beta depth 2"; repeatable) '
                              '(default: all of the game\'s)')
+    parser.add_argument('--engines-only', action='store_true', help='play only the --engine programs, none of the fixed opponents')
     parser.add_argument('--label', help='how the table names the model (default: the game)')
     parser.add_argument('--seed', type=int)
     parser.add_argument('--out', required=True, help='results JSON')
@@ -170,14 +171,17 @@ def main():
     unknown = [name for name in args.opponent or [] if name not in names]
     if unknown:
         raise UserError(f'{game.NAME} has no opponent named {unknown[0]!r}: choose from ' + ', '.join(names))
+    if args.engines_only and (args.opponent or not args.engine):
+        raise UserError('--engines-only plays only the --engine programs: give at least one --engine and no --opponent')
+    fixed = [] if args.engines_only else args.opponent
     path = args.model or playing_model_path(game)
     sims, _ = playing_sims(args.sims, path, 50)
     if game.determinize is not None:
         raise UserError(f'{game.NAME} hides part of the position: settai mode needs all of it')
     settings = {'game': game.NAME, 'model': path, 'simulations': sims, 'games': args.games, 'opening': args.opening,
-                'opponents': [name for name in names if name in (args.opponent or names)] + [opponent_name(c) for c in args.engine]}
+                'opponents': [name for name in names if fixed is None or name in fixed] + [opponent_name(c) for c in args.engine]}
     runs = earlier_runs(args.out, settings)
-    runs.append(measure(game, path, sims, args.engine, args.games, args.opening, args.seed, args.opponent))
+    runs.append(measure(game, path, sims, args.engine, args.games, args.opening, args.seed, fixed))
     content = {**settings, 'label': args.label or game.NAME, 'margin': 'final margin' if game.score is not None else None,
                'how': f'python bench/settai_margins.py {" ".join(sys.argv[1:])}', 'runs': runs, 'summary': summary(runs)}
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)

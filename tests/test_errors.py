@@ -157,7 +157,8 @@ def test_an_onnx_model_plays_where_an_h5_does(tiny_best):
 @pytest.mark.parametrize('argv', [['evaluate_network.py'], ['human_play.py', '--text', '--game', 'connect4', '--model', 'model/best.h5'],
                                   ['gtp_engine.py', '--model', 'nothere.onnx'], ['self_play.py', '--sims', '0'],
                                   ['train_network.py'],
-                                  ['bench/settai_margins.py', '--game', 'connect4', '--opponent', 'alpha-beta 4', '--out', 'x.json']])
+                                  ['bench/settai_margins.py', '--game', 'connect4', '--opponent', 'alpha-beta 4', '--out', 'x.json'],
+                                  ['bench/settai_margins.py', '--game', 'connect4', '--engines-only', '--out', 'x.json']])
 def test_errors_are_one_short_line(tiny_best, argv):
     result = run_script(*argv, cwd='.', timeout=120)
     lines = result.stderr.strip().splitlines()
