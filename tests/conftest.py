@@ -34,6 +34,18 @@ def tiny_model(seed=0, filters=8, blocks=1, rules=game):
     return build_dual_network(rules.INPUT_SHAPE, rules.ACTION_COUNT, filters, blocks)
 
 
+def random_endgame(game, empties, rng):
+    """A position of a random game with at most `empties` empty squares and a move to make, and the
+    moves that led to it."""
+    while True:
+        state, moves = game.State(), []
+        while not state.is_done() and state.cells().count(0) > empties:
+            moves.append(int(rng.choice(state.legal_actions())))
+            state = state.next(moves[-1])
+        if not state.is_done():
+            return state, moves
+
+
 @pytest.fixture
 def tiny_best(workdir):
     """model/best.h5 holding a tiny untrained network; returns the model."""

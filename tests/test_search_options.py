@@ -11,7 +11,7 @@ from alphazero.batched_mcts import (Evaluator, SearchOptions, completed_q, consi
 from alphazero.games import load_game, player_value, sample_positions
 from alphazero.inference import KerasNetwork
 from alphazero.match import MctsPlayer, games_to_arrays, play_games
-from conftest import tiny_model
+from conftest import random_endgame, tiny_model
 import game
 from test_game import state_from
 
@@ -267,14 +267,8 @@ def test_settai_never_throws_the_game(network):
 
 def endgame_positions(game, empties, count, seed):
     """Positions of random games with `empties` empty squares and a move to make."""
-    rng, found = np.random.default_rng(seed), []
-    while len(found) < count:
-        state = game.State()
-        while not state.is_done() and state.cells().count(0) > empties:
-            state = state.next(int(rng.choice(state.legal_actions())))
-        if not state.is_done():
-            found.append(state)
-    return found
+    rng = np.random.default_rng(seed)
+    return [random_endgame(game, empties, rng)[0] for _ in range(count)]
 
 
 def test_settai_endgame_plays_the_closest_result_that_does_not_lose():

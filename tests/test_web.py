@@ -13,7 +13,7 @@ from alphazero.games import load_game
 from alphazero.gtp import action_names
 from play_web import PAGE_GAMES as GAMES
 from alphazero.inference import KerasNetwork
-from conftest import REPO, need, tiny_model
+from conftest import REPO, need, random_endgame, tiny_model
 from pv_mcts import pv_mcts_visits
 
 NODE = shutil.which('node')
@@ -147,12 +147,7 @@ def settai_endgame_vectors():
     final_margin = settai_for(game).final_margin
     vectors = []
     for empties in (6, 8, 9, 10, 10, 10, 11):
-        state, moves = game.State(), []
-        while state.is_done() or state.cells().count(0) > empties:
-            if state.is_done():
-                state, moves = game.State(), []
-            moves.append(int(rng.choice(state.legal_actions())))
-            state = state.next(moves[-1])
+        state, moves = random_endgame(game, empties, rng)
         vectors.append({'game': 'othello8', 'moves': moves, 'choice': settai_endgame(state, final_margin)})
     return vectors
 
