@@ -33,9 +33,15 @@ def add_search_option_flags(parser):
     parser.add_argument('--margin-weight', type=real_number(0, 1), default=0.0, metavar='W',
                         help='a model with a margin head: the search values a position (1 - W) x value + W x margin '
                              'instead of by the value alone (default: %(default)s)')
-    parser.add_argument('--fpu', type=real_number(0, 10), metavar='R',
+    parser.add_argument('--fpu', type=fpu_reduction, metavar='R',
                         help='first-play urgency: an unvisited move\'s value is its position\'s network value less '
-                             'R x sqrt(prior of the visited moves), instead of 0 as in the book')
+                             'R x sqrt(prior of the visited moves), instead of 0 as in the book; "off" for the book\'s '
+                             'where the game\'s recipe sets it (default: off)')
+
+
+def fpu_reduction(text):
+    """--fpu's argparse type: a reduction from 0 to 10, or None for "off"."""
+    return None if text == 'off' else real_number(0, 10)(text)
 
 
 def add_level_flag(parser):
