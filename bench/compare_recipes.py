@@ -2,7 +2,8 @@
 per CPU-hour). Each run is a folder where `train_cycle.py --cpu-minutes M --keep-every 1 ...` (or
 --minutes on a core of its own) ran, pinned to one core; its name is RECIPE-sSEED. At each minute
 mark (processor minutes when the run recorded them, else wall-clock minutes) the model that run had
-then (the last kept model whose cycle ended by the mark) is measured:
+then (the last kept model whose cycle ended by the mark) is measured, if the run went on past the
+mark (a run stopped early has no model for the marks it did not reach):
 - othello8: 40 games (20 openings of 4 moves, each with both colours) against each GTP engine given;
 - connect4: the share of bench/connect4_positions.json where its search keeps the solved result,
   and where its policy alone does.
@@ -45,7 +46,7 @@ def run_models(directory, game, marks):
     models = {}
     for mark in marks:
         done = [r for r in records if r[clock] <= mark * 60 + 1e-9]
-        if not done:
+        if not done or records[-1][clock] < mark * 60:
             continue
         cycles = done[-1]['cycle']
         path = os.path.join(model_dir, 'kept', f'best-cycle{cycles:04d}.h5')
@@ -84,12 +85,14 @@ def write_json(path, content):
 
 
 def summary(results):
-    """{recipe: {measure: {mark: [values over seeds]}}}."""
+    """{recipe: {measure: {mark: [values over seeds]}}}. Runs timed in wall-clock minutes (older runs,
+    on a core shared with other work) are a recipe of their own: they had less processor time."""
     table = {}
     for entry in results['runs'].values():
         for mark, measured in entry['marks'].items():
+            recipe = entry['recipe'] if measured['clock'] == 'cpu_elapsed' else f'{entry["recipe"]}, wall-clock minutes'
             for name, value in measured['scores'].items():
-                table.setdefault(entry['recipe'], {}).setdefault(name, {}).setdefault(int(mark), []).append(value)
+                table.setdefault(recipe, {}).setdefault(name, {}).setdefault(int(mark), []).append(value)
     return table
 
 
@@ -111,7 +114,8 @@ def draw(results, path):
                 axis.scatter([m] * len(measures[name][m]), measures[name][m], color=line.get_color(), alpha=0.3, s=12)
         axis.set_title(name)
         axis.set_ylim(-0.02, 1.02)
-        axis.set_xlabel('processor minutes of training (one core)' if clock == 'cpu_elapsed' else 'training minutes (one core)')
+        axis.set_xlabel('processor minutes of training (one core)' if clock == 'cpu_elapsed'
+                        else 'processor minutes of training (one core; wall-clock where the recipe says so)')
         axis.set_ylabel('score' if results['game'] == 'othello8' else 'share of solved positions kept')
         axis.grid(alpha=0.3)
         axis.legend(fontsize=8)
