@@ -120,3 +120,26 @@ def test_presets_set_defaults_and_flags_still_win():
     fast = parse_args(['--preset', 'fast', '--epochs', '7'])
     assert fast.filters == 32 and fast.symmetries and not fast.gate and fast.until_perfect
     assert fast.epochs == 7
+
+
+def test_recipe_runs_are_measured_only_at_the_minutes_they_reached(tmp_path):
+    import runpy
+    from alphazero.games import load_game
+    bench = runpy.run_path(os.path.join(REPO, 'bench', 'compare_recipes.py'))
+    model_dir = tmp_path / 'fpu-s2' / 'runs' / 'othello8' / 'model'
+    (model_dir / 'kept').mkdir(parents=True)
+    ends = [300, 590, 900, 1190, 1300]  # processor seconds at which cycles 1-5 ended: stopped at 21.7 minutes
+    (model_dir / 'metrics.jsonl').write_text(''.join(
+        json.dumps({'cycle': cycle, 'elapsed': 2 * end, 'cpu_elapsed': end}) + '\n' for cycle, end in enumerate(ends, 1)))
+    for cycle in range(1, 6):
+        (model_dir / 'kept' / f'best-cycle{cycle:04d}.h5').touch()
+    models = bench['run_models'](str(tmp_path / 'fpu-s2'), load_game('othello8'), (10, 20, 30))
+    assert {mark: (os.path.basename(path), cycles) for mark, (path, cycles, _, _) in models.items()} == {
+        10: ('best-cycle0002.h5', 2), 20: ('best-cycle0004.h5', 4)}  # no 30: the run never got there
+    assert bench['recipe_of'](str(tmp_path / 'fpu-s2')) == ('fpu', 2)
+    # Runs timed by the wall clock are summarised apart from those timed in processor minutes
+    mark = {'clock': 'elapsed', 'scores': {'GRhino level 1': 0.5}}
+    results = {'runs': {'fpu-s1': {'recipe': 'fpu', 'marks': {'10': mark}},
+                        'fpu-s2': {'recipe': 'fpu', 'marks': {'10': {**mark, 'clock': 'cpu_elapsed', 'scores': {'GRhino level 1': 0.25}}}}}}
+    assert bench['summary'](results) == {'fpu': {'GRhino level 1': {10: [0.25]}},
+                                         'fpu, wall-clock minutes': {'GRhino level 1': {10: [0.5]}}}
