@@ -24,8 +24,8 @@ from alphazero.files import atomic_output, playing_sims
 from alphazero.flags import add_engine_flags
 from alphazero.games import add_game_flag, load_game, playing_model_path
 from alphazero.inference import file_sha256, load_network
-from alphazero.levels import (ANCHOR, fit_ratings, ladder_entry, ladder_path, level_name, rated_levels,
-                              standard_levels)
+from alphazero.levels import (ANCHOR, Level, fit_ratings, ladder_entry, ladder_path, level_name, rated_levels,
+                              resampled_fits, standard_levels)
 from alphazero.limits import MAX_GAMES, MAX_PARALLEL, check_search, file_path, seed, whole_number
 from alphazero.match import (FunctionPlayer, describe_match, duplicate_starts, engine_player, level_player,
                              match_pairings, match_summary, opponent_name, paired_openings, play_games, player_points)
@@ -119,8 +119,31 @@ def measure_levels(game, path, sims, games=LV_GAME_COUNT, opening=LV_OPENING, en
                     if step is not None:
                         following[name] = step
                 place = following
+    return (*rate(levels, matches, list(opponents)), matches)
+
+
+# The levels rated by the matches [(player, opponent, points game by game)], each with how far the
+# same matches played again could move it from its nearest opponent: (levels, ratings)
+def rate(levels, matches, opponents):
     ratings = fit_ratings([(player, opponent, sum(points), len(points)) for player, opponent, points in matches])
-    return rated_levels(levels, ratings, list(opponents)), ratings, matches
+    fits = resampled_fits([(player, opponent, points.count(1), points.count(0.5), points.count(0))
+                           for player, opponent, points in matches])
+    return rated_levels(levels, ratings, opponents, fits), ratings
+
+
+# The ladder of a model.json fitted again to the matches it holds, none played: (levels, ratings, matches)
+def refit(target, content):
+    entry = content.get('levels')
+    if not entry:
+        raise UserError(f'{target} holds no ladder to fit again: measure one with --write')
+    try:
+        levels = [Level(level['number'], level['simulations'], level['temperature']) for level in entry['levels']]
+        matches = [(m['player'], m['opponent'], [1.0] * m['won'] + [0.5] * m['drew'] + [0.0] * m['lost'])
+                   for m in entry['matches']]
+        opponents = list(entry['opponents'])
+    except (KeyError, TypeError) as error:
+        raise UserError(f'{target}: its "levels" entry is not a ladder ({error}): measure it again with --write') from None
+    return (*rate(levels, matches, opponents), matches)
 
 
 # The openings and matches {(player, opponent): points} a stopped measurement kept in `path`, when it
@@ -203,6 +226,8 @@ def parse_args(argv=None):
     parser.add_argument('--write', action='store_true', help='write the ladder into the model.json beside the model '
                                                              '(and keep the matches in model.json.matches as they are '
                                                              'played: a stopped run goes on from there)')
+    parser.add_argument('--refit', action='store_true', help='fit the ladder in the model.json beside the model again '
+                                                             'to the matches it holds, playing none, and write it')
     args = parser.parse_args(argv)
     game = load_game(args.game)
     check_engines(game, args.engine, args.parallel)
@@ -215,6 +240,12 @@ def main():
     path = args.model or playing_model_path(game)
     sims, why = playing_sims(args.sims, path, PV_EVALUATE_COUNT)
     check_search(game, sims, args.parallel)
+    if args.refit:
+        target, content = ladder_file(game, path)
+        levels, ratings, matches = refit(target, content)
+        print_ladder(levels, ratings, matches)
+        write_ladder(target, content, ladder_entry(levels, ratings, matches, content['levels']['how']))
+        return
     print(f'levels of {path}: the model\'s own search is {sims} simulations per move ({why})')
     target, content = ladder_file(game, path) if args.write else (None, None)
     kept = target + '.matches' if args.write else None

@@ -14,11 +14,15 @@ import os
 from dataclasses import asdict, dataclass
 from typing import Optional
 
+import numpy as np
+
 from alphazero.cli import UserError
 
 MIN_SEARCH = 8  # simulations: below, the book's search barely differs from its policy
 NEAR = 75  # Elo: a level this close to an opponent is "about" it
 ANCHOR = 'random player'
+RANGE_DRAWS = 200  # resampled fits behind each Elo's range
+RANGE_SHARE = 90   # percent of them that the range holds
 
 
 @dataclass(frozen=True)
@@ -29,6 +33,8 @@ class Level:
     elo: Optional[float] = None   # measured, the random player being 0
     near: Optional[str] = None    # the measured opponent nearest in Elo
     near_difference: Optional[float] = None  # elo - that opponent's
+    near_low: Optional[float] = None   # the range of near_difference over the matches resampled
+    near_high: Optional[float] = None  # (resampled_fits)
 
 
 def standard_levels(sims):
@@ -98,13 +104,15 @@ def fit_ratings(matches, anchor=ANCHOR, iterations=500):
     """Elo ratings from matches [(player, opponent, points of player, games)], the `anchor` at 0.
 
     The maximum likelihood of the Elo model (Bradley-Terry), each match's score moved half a game
-    towards even so that a clean sweep gives a large but finite gap. Newton steps, player by player."""
+    towards even so that a clean sweep gives a large but finite gap. Newton steps, player by player,
+    until no rating moves by a thousandth of a point."""
     names = sorted({name for a, b, _, _ in matches for name in (a, b)})
     if anchor not in names:
         raise ValueError(f'the anchor {anchor!r} played no match')
     ratings = dict.fromkeys(names, 0.0)
     scale = math.log(10) / 400
     for _ in range(iterations):
+        largest_step = 0.0
         for name in names:
             if name == anchor:
                 continue
@@ -117,19 +125,42 @@ def fit_ratings(matches, anchor=ANCHOR, iterations=500):
                 expected = 1 / (1 + 10 ** ((ratings[other] - ratings[own]) / 400))
                 gradient += games * (won - expected)
                 curvature += games * expected * (1 - expected)
-            ratings[name] += gradient / (scale * curvature) if curvature else 0.0
+            step = gradient / (scale * curvature) if curvature else 0.0
+            ratings[name] += step
+            largest_step = max(largest_step, abs(step))
+        if largest_step < 1e-3:
+            break
     shift = ratings[anchor]
     return {name: rating - shift for name, rating in ratings.items()}
 
 
-def rated_levels(levels, ratings, opponents):
-    """The levels with their Elo and nearest opponent (among `opponents`, rated too)."""
-    rated = []
+def resampled_fits(matches, draws=RANGE_DRAWS, seed=0):
+    """What the same matches played again could give: the ratings fitted to `draws` resamples of the
+    matches [(player, opponent, won, drew, lost)], each match's games drawn again with its own shares
+    of wins, draws and losses (a parametric bootstrap; seeded, so that the same matches give the same
+    ranges)."""
+    rng = np.random.default_rng(seed)
+    fits = []
+    for _ in range(draws):
+        resampled = []
+        for player, opponent, won, drew, lost in matches:
+            games = won + drew + lost
+            w, d, _ = rng.multinomial(games, [won / games, drew / games, lost / games])
+            resampled.append((player, opponent, w + d / 2, games))
+        fits.append(fit_ratings(resampled))
+    return fits
+
+
+def rated_levels(levels, ratings, opponents, fits):
+    """The levels with their Elo and nearest opponent (among `opponents`, rated too), and the range
+    of RANGE_SHARE percent of the differences between the two over the resampled `fits`."""
+    rated, tail = [], (100 - RANGE_SHARE) / 2
     for level in levels:
-        elo = ratings[level_name(level)]
-        nearest = min(opponents, key=lambda name: abs(ratings[name] - elo))
-        rated.append(Level(level.number, level.simulations, level.temperature, round(elo), nearest,
-                           round(elo - ratings[nearest])))
+        name = level_name(level)
+        nearest = min(opponents, key=lambda opponent: abs(ratings[opponent] - ratings[name]))
+        low, high = np.percentile([fit[name] - fit[nearest] for fit in fits], [tail, 100 - tail])
+        rated.append(Level(level.number, level.simulations, level.temperature, round(ratings[name]), nearest,
+                           round(ratings[name] - ratings[nearest]), round(low), round(high)))
     return rated
 
 
@@ -140,6 +171,9 @@ def level_name(level):
 def ladder_entry(levels, ratings, matches, how):
     """The `levels` entry of a model.json; `matches`: [(player, opponent, its points game by game)]."""
     return {'how': how, 'anchor': f'the {ANCHOR} is Elo 0',
+            'ranges': f'near_low to near_high holds {RANGE_SHARE}% of the differences to the nearest opponent fitted to '
+                      f'{RANGE_DRAWS} resamples of the matches (each match\'s games drawn again with its own shares of '
+                      'wins, draws and losses)',
             'levels': [asdict(level) for level in levels],
             'opponents': {name: round(rating) for name, rating in sorted(ratings.items(), key=lambda item: item[1])
                           if not name.startswith('level ')},

@@ -111,7 +111,7 @@ def levels_table(page):
     sys.path.insert(0, ROOT)
     from alphazero.levels import Level
     from alphazero.words import setting_text, words
-    rows = ['| game | level | plays with | Elo (random player 0) | nearest measured opponent | opponents on the ladder |',
+    rows = ['| game | level | plays with | Elo (random player 0) | nearest measured opponent (the difference; 90% of resampled fits) | opponents on the ladder |',
             '|---|---|---|---|---|---|']
     for name, model in shipped().items():
         ladder = model.get('levels')
@@ -120,7 +120,7 @@ def levels_table(page):
         opponents = ', '.join(f'{opponent} {elo}' for opponent, elo in ladder['opponents'].items())
         for entry in ladder['levels']:
             level = Level(**entry)
-            near = f'{level.near} ({level.near_difference:+d})'
+            near = f'{level.near} ({level.near_difference:+d}; 90%: {level.near_low:+d} to {level.near_high:+d})'
             rows.append(f'| {name} | {level.number} | {setting_text(level, words())} | {level.elo} | {near} | '
                         f'{opponents if level.number == 1 else ""} |')
     return '\n'.join(rows)

@@ -49,6 +49,24 @@ def test_a_ladder_adds_up_and_a_clean_sweep_stays_finite():
     assert ratings['level 1'] < ratings['alpha-beta depth 1'] < ratings['level 2']
 
 
+def test_resampled_fits_spread_as_the_matches_are_uncertain():
+    from alphazero.levels import rated_levels, resampled_fits
+    even = [('level 1', 'random player', 20, 0, 20)]
+    fits = resampled_fits(even, draws=400)
+    assert fits == resampled_fits(even, draws=400)  # seeded: the same matches give the same ranges
+    spread = np.percentile([fit['level 1'] for fit in fits], [5, 95])
+    # 40 games at even: a score's standard deviation is 0.079, about 55 Elo, so 90% within about +-90
+    assert -130 < spread[0] < -50 and 50 < spread[1] < 130
+    longer = np.percentile([fit['level 1'] for fit in resampled_fits([('level 1', 'random player', 200, 0, 200)])], [5, 95])
+    assert longer[1] - longer[0] < (spread[1] - spread[0]) / 2  # ten times the games: about a third of the range
+    assert {fit['level 1'] for fit in resampled_fits([('level 1', 'random player', 0, 40, 0)], draws=20)} == {0}
+    # A level's range is that of its difference to its nearest opponent, holding the fitted difference
+    matches = [('level 1', 'random player', 30, 2, 8), ('level 1', 'alpha-beta depth 1', 18, 4, 18)]
+    ratings = fit_ratings([(a, b, w + d / 2, w + d + l) for a, b, w, d, l in matches])
+    level, = rated_levels([Level(1, 0, 1.0)], ratings, ['random player', 'alpha-beta depth 1'], resampled_fits(matches))
+    assert level.near == 'alpha-beta depth 1' and level.near_low < level.near_difference == 0 < level.near_high
+
+
 def test_fitting_needs_the_anchor_to_have_played():
     with pytest.raises(ValueError):
         fit_ratings([('level 2', 'level 1', 30, 40)])
@@ -155,6 +173,23 @@ def test_evaluate_levels_writes_a_ladder_the_players_read(tiny_best, workdir, mo
     assert all(m['won'] + m['drew'] + m['lost'] == 4 for m in ladder['matches'])
     levels = levels_for('model/best.h5', 8)
     assert all(isinstance(level.elo, (int, float)) and level.near for level in levels)
+    assert all(level.near_low <= level.near_difference <= level.near_high for level in levels)
+    # Fitted again to the matches it holds, none played: the same ladder
+    monkeypatch.setattr(sys, 'argv', ['evaluate_levels.py', '--model', 'model/best.h5', '--refit'])
+    monkeypatch.setattr('evaluate_levels.play_games', None)  # a game played would fail here
+    main()
+    assert json.loads((workdir / 'model' / 'model.json').read_text()) == written
+
+
+def test_refit_needs_a_ladder_to_fit(tiny_best, workdir, monkeypatch, capsys):
+    import sys
+    from evaluate_levels import main
+    from alphazero.cli import run
+    (workdir / 'model' / 'model.json').write_text('{"game": "tictactoe"}')
+    monkeypatch.setattr(sys, 'argv', ['evaluate_levels.py', '--model', 'model/best.h5', '--refit'])
+    with pytest.raises(SystemExit):
+        run(main)
+    assert 'holds no ladder to fit again: measure one with --write' in capsys.readouterr().err
 
 
 def test_the_players_take_a_level(tmp_path):
