@@ -238,9 +238,10 @@ class MctsPlayer:
 
     def settai_choices(self, states, games=None):
         """Settai mode: near the end of a game with a margin, settai_endgame's move; else every legal
-        move's position is searched on its own (the simulations shared among them, all in one batched
-        search), so that each move has a value the search stands by, then settai_choice picks one,
-        aimed by what the game has shown of the opponent (SettaiDrift). Returns (action, None) per state."""
+        move's position is searched on its own with the level's simulations (all in one batched search:
+        a move costs as many searches as there are legal moves), so that each move has a value the
+        search stands by, then settai_choice picks one, aimed by what the game has shown of the
+        opponent (SettaiDrift). Returns (action, None) per state."""
         final_margin = self.settai.final_margin
         exact = [settai_endgame(state, final_margin) if final_margin else None for state in states]
         children = [[(a, state.next(a)) for a in state.legal_actions()] for state in states]
