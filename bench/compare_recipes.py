@@ -154,8 +154,18 @@ def main():
 
     results = {'game': game.NAME, 'sims': args.sims, 'games': args.games, 'runs': {}}
     if os.path.exists(args.out):
-        with open(args.out) as f:
-            results = json.load(f)
+        try:
+            with open(args.out) as f:
+                held = json.load(f)
+            settings = {key: held[key] for key in ('game', 'sims', 'games')}
+            if not isinstance(held['runs'], dict):
+                raise TypeError('its "runs" is not a table of runs')
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise UserError(f'{args.out} is not a results file of this benchmark ({error}): give another --out') from None
+        if settings != {key: results[key] for key in settings}:
+            raise UserError(f'{args.out} holds measurements with {settings}, not {game.NAME} at --sims {args.sims} '
+                            f'and --games {args.games}: give another --out, or the same settings')
+        results = held
     for directory in args.runs:
         recipe, seed = recipe_of(directory)
         entry = results['runs'].setdefault(os.path.basename(os.path.normpath(directory)),

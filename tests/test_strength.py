@@ -143,3 +143,18 @@ def test_recipe_runs_are_measured_only_at_the_minutes_they_reached(tmp_path):
                         'fpu-s2': {'recipe': 'fpu', 'marks': {'10': {**mark, 'clock': 'cpu_elapsed', 'scores': {'GRhino level 1': 0.25}}}}}}
     assert bench['summary'](results) == {'fpu': {'GRhino level 1': {10: [0.25]}},
                                          'fpu, wall-clock minutes': {'GRhino level 1': {10: [0.5]}}}
+
+
+@pytest.mark.parametrize('held, message', [('{"game": "othello8", "sims": 50, "games": 40, "runs": {}}', 'holds measurements with'),
+                                           ('{broken', 'is not a results file'), ('{"game": "connect4", "sims": 50, "games": 40, "runs": []}',
+                                                                                  'is not a table of runs')])
+def test_recipe_results_of_other_settings_are_refused_not_mixed(workdir, monkeypatch, capsys, held, message):
+    import runpy
+    from alphazero.cli import run
+    bench = runpy.run_path(os.path.join(REPO, 'bench', 'compare_recipes.py'))
+    (workdir / 'results.json').write_text(held)
+    monkeypatch.setattr(sys, 'argv', ['compare_recipes.py', '--game', 'connect4', '--out', 'results.json', 'base-s1'])
+    with pytest.raises(SystemExit):
+        run(bench['main'])
+    assert message in capsys.readouterr().err
+    assert (workdir / 'results.json').read_text() == held
