@@ -3,9 +3,9 @@
 # How each value was chosen, and what it reaches: docs/training.md.
 
 network = dict(network='resnet', filters=64, blocks=5)
-search = dict(sims=100, gumbel=16, fpu=0.25)
-self_play = dict(games=120)
-exploration = dict(dirichlet=0, fast_sims=20, random_opening=2, greedy_after=16)
+search = dict(sims=50)
+self_play = dict(games=60)
+exploration = dict(dirichlet=0.8, random_opening=2, greedy_after=16)
 training = dict(samples=28672, window=10)
 evaluation = dict(opening=4)
 cycle = dict(cycles=100, gate=False, eval_games=0, best_every=5, keep_every=10)

@@ -381,7 +381,7 @@ def test_each_game_brings_its_training_defaults_and_flags_still_win():
         recipe = read_recipe(name)
         assert all(getattr(args, key) == value for purpose in ALL_PURPOSES for key, value in recipe.get(purpose, {}).items())
         assert (name == 'tictactoe') == (recipe == {})
-    assert train_cycle.parse_args(['--game', 'othello8', '--sims', '40']).sims == 40
+    assert train_cycle.parse_args(['--game', 'othello8', '--sims', '9']).sims == 9
     # Each stage takes only the part of the recipe for its purpose: the players keep what the model records
     import evaluate_best_player
     import human_play
