@@ -109,13 +109,13 @@ def draw(results, path):
         for recipe, measures in sorted(table.items()):
             marks = sorted(measures.get(name, {}))
             medians = [statistics.median(measures[name][m]) for m in marks]
-            line, = axis.plot(marks, medians, marker='o', label=recipe)
+            line, = axis.plot(marks, medians, marker='o', label=recipe, ls='--' if 'wall-clock' in recipe else '-')
             for m in marks:  # every run, faint, beside the median
                 axis.scatter([m] * len(measures[name][m]), measures[name][m], color=line.get_color(), alpha=0.3, s=12)
         axis.set_title(name)
         axis.set_ylim(-0.02, 1.02)
         axis.set_xlabel('processor minutes of training (one core)' if clock == 'cpu_elapsed'
-                        else 'processor minutes of training (one core; wall-clock where the recipe says so)')
+                        else 'minutes of training (one core): processor, or wall-clock (dashed)')
         axis.set_ylabel('score' if results['game'] == 'othello8' else 'share of solved positions kept')
         axis.grid(alpha=0.3)
         axis.legend(fontsize=8)
