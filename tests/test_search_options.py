@@ -321,10 +321,12 @@ def test_settai_player_ends_the_game_by_the_exact_search():
     assert settai.choose(middle)[0][0] in middle[0].legal_actions()
 
 
-def test_fpu_off_brings_back_the_books_first_play_value_where_a_recipe_sets_one():
+def test_fpu_off_brings_back_the_books_first_play_value_where_a_recipe_sets_one(tmp_path, monkeypatch):
     import self_play
     from alphazero.flags import search_options
-    assert search_options(self_play.parse_args(['--game', 'othello8'])).fpu_reduction == 0.25  # its recipe's
+    (tmp_path / 'othello8.py').write_text('search = dict(sims=50, fpu=0.25)\n')
+    monkeypatch.setattr('alphazero.settings.CONFIG_DIR', str(tmp_path))
+    assert search_options(self_play.parse_args(['--game', 'othello8'])).fpu_reduction == 0.25  # the recipe's
     assert search_options(self_play.parse_args(['--game', 'othello8', '--fpu', 'off'])).fpu_reduction is None
     assert search_options(self_play.parse_args(['--game', 'othello8', '--fpu', '0'])).fpu_reduction == 0
     with pytest.raises(SystemExit):
