@@ -2,6 +2,7 @@
 import contextlib
 import datetime
 import glob
+import json
 import os
 import pickle
 import re
@@ -52,6 +53,28 @@ def check_output(path, *inputs):
 
 # atomic_output's temporary files: .NAME.tmpPID.EXT
 TEMPORARY_NAME = re.compile(r'^\..+\.tmp(\d+)(\.[^.]*)?$')
+
+
+def held_results(path, settings, entries, kind):
+    """What a benchmark's results file holds (None when there is no file at `path`), refused in one
+    line when it is not such a file, or when it was measured with other `settings` (a dict of its
+    keys), so that the figures of different settings never mix. `entries`: the key of its results,
+    which must be a `kind` (list or dict)."""
+    if not os.path.exists(path):
+        return None
+    try:
+        with open(path) as f:
+            content = json.load(f)
+        held = {key: content[key] for key in settings}
+        if not isinstance(content[entries], kind):
+            raise TypeError(f'its "{entries}" is not a {kind.__name__}')
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise UserError(f'{path} is not a results file of this benchmark ({error}): give another --out') from None
+    different = next((key for key in settings if held[key] != settings[key]), None)
+    if different is not None:
+        raise UserError(f'{path} holds results with {different} {held[different]!r}, not {settings[different]!r}: '
+                        'give another --out to measure other settings')
+    return content
 
 
 def remove_stale_temporaries(game):

@@ -26,7 +26,7 @@ sys.path.insert(1, os.path.dirname(os.path.abspath(__file__)))  # connect4_accur
 os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
 
 from alphazero.cli import UserError, run  # noqa: E402
-from alphazero.files import atomic_output  # noqa: E402
+from alphazero.files import atomic_output, held_results  # noqa: E402
 from alphazero.games import load_game  # noqa: E402
 from alphazero.limits import engine_command  # noqa: E402
 from alphazero.match import opponent_name  # noqa: E402
@@ -152,20 +152,8 @@ def main():
     if game.NAME == 'othello8' and not args.engine:
         raise UserError('othello8 is measured against GTP engines: give --engine "/usr/games/gtp-rhino -l 1" and so on')
 
-    results = {'game': game.NAME, 'sims': args.sims, 'games': args.games, 'runs': {}}
-    if os.path.exists(args.out):
-        try:
-            with open(args.out) as f:
-                held = json.load(f)
-            settings = {key: held[key] for key in ('game', 'sims', 'games')}
-            if not isinstance(held['runs'], dict):
-                raise TypeError('its "runs" is not a table of runs')
-        except (OSError, ValueError, KeyError, TypeError) as error:
-            raise UserError(f'{args.out} is not a results file of this benchmark ({error}): give another --out') from None
-        if settings != {key: results[key] for key in settings}:
-            raise UserError(f'{args.out} holds measurements with {settings}, not {game.NAME} at --sims {args.sims} '
-                            f'and --games {args.games}: give another --out, or the same settings')
-        results = held
+    settings = {'game': game.NAME, 'sims': args.sims, 'games': args.games}
+    results = held_results(args.out, settings, 'runs', dict) or {**settings, 'runs': {}}
     for directory in args.runs:
         recipe, seed = recipe_of(directory)
         entry = results['runs'].setdefault(os.path.basename(os.path.normpath(directory)),

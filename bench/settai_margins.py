@@ -29,7 +29,7 @@ from tqdm import tqdm  # noqa: E402
 
 from alphazero.batched_mcts import Evaluator  # noqa: E402
 from alphazero.cli import UserError, run  # noqa: E402
-from alphazero.files import atomic_output, playing_sims  # noqa: E402
+from alphazero.files import atomic_output, held_results, playing_sims  # noqa: E402
 from alphazero.games import load_game, playing_model_path  # noqa: E402
 from alphazero.inference import load_network  # noqa: E402
 from alphazero.limits import engine_command, whole_number  # noqa: E402
@@ -89,24 +89,6 @@ def summary(runs):
                 'run_medians': medians, 'median': statistics.median(medians), 'farthest': max(medians, key=abs),
                 'quartiles': [quartiles[0], quartiles[2]], 'mean_absolute': sum(abs(m) for m in margins) / len(margins)}
     return table
-
-
-def earlier_runs(path, settings):
-    """The runs --out already holds with these settings ([] when there is no such file)."""
-    if not os.path.exists(path):
-        return []
-    try:
-        with open(path) as f:
-            content = json.load(f)
-        held = {key: content[key] for key in settings}
-        runs = content['runs']
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        raise UserError(f'{path} is not a results file of this benchmark ({error}): give another --out') from None
-    if held != settings:
-        different = next(key for key in settings if held[key] != settings[key])
-        raise UserError(f'{path} holds runs with {different} {held[different]!r}, not {settings[different]!r}: '
-                        f'give another --out to measure other settings')
-    return runs
 
 
 def draw(content, path):
@@ -180,7 +162,7 @@ def main():
         raise UserError(f'{game.NAME} hides part of the position: settai mode needs all of it')
     settings = {'game': game.NAME, 'model': path, 'simulations': sims, 'games': args.games, 'opening': args.opening,
                 'opponents': [name for name in names if fixed is None or name in fixed] + [opponent_name(c) for c in args.engine]}
-    runs = earlier_runs(args.out, settings)
+    runs = (held_results(args.out, settings, 'runs', list) or {'runs': []})['runs']
     runs.append(measure(game, path, sims, args.engine, args.games, args.opening, args.seed, fixed))
     content = {**settings, 'label': args.label or game.NAME, 'margin': 'final margin' if game.score is not None else None,
                'how': f'python bench/settai_margins.py {" ".join(sys.argv[1:])}', 'runs': runs, 'summary': summary(runs)}

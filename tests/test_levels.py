@@ -306,5 +306,5 @@ def test_settai_measurements_add_up_over_runs_and_keep_to_their_settings(tiny_be
     kept = (workdir / 'settai.json').read_text()
     with pytest.raises(SystemExit):
         measure('--games', '6')
-    assert 'settai.json holds runs with games 4, not 6' in capsys.readouterr().err
+    assert 'settai.json holds results with games 4, not 6' in capsys.readouterr().err
     assert (workdir / 'settai.json').read_text() == kept

@@ -145,9 +145,9 @@ def test_recipe_runs_are_measured_only_at_the_minutes_they_reached(tmp_path):
                                          'fpu, wall-clock minutes': {'GRhino level 1': {10: [0.5]}}}
 
 
-@pytest.mark.parametrize('held, message', [('{"game": "othello8", "sims": 50, "games": 40, "runs": {}}', 'holds measurements with'),
+@pytest.mark.parametrize('held, message', [('{"game": "othello8", "sims": 50, "games": 40, "runs": {}}', "holds results with game 'othello8', not 'connect4'"),
                                            ('{broken', 'is not a results file'), ('{"game": "connect4", "sims": 50, "games": 40, "runs": []}',
-                                                                                  'is not a table of runs')])
+                                                                                  'is not a dict')])
 def test_recipe_results_of_other_settings_are_refused_not_mixed(workdir, monkeypatch, capsys, held, message):
     import runpy
     from alphazero.cli import run
