@@ -238,14 +238,14 @@ def main():
     args = parse_args()
     game = load_game(args.game)
     path = args.model or playing_model_path(game)
-    sims, why = playing_sims(args.sims, path, PV_EVALUATE_COUNT)
-    check_search(game, sims, args.parallel)
     if args.refit:
         target, content = ladder_file(game, path)
         levels, ratings, matches = refit(target, content)
         print_ladder(levels, ratings, matches)
         write_ladder(target, content, ladder_entry(levels, ratings, matches, content['levels']['how']))
         return
+    sims, why = playing_sims(args.sims, path, PV_EVALUATE_COUNT)
+    check_search(game, sims, args.parallel)
     print(f'levels of {path}: the model\'s own search is {sims} simulations per move ({why})')
     target, content = ladder_file(game, path) if args.write else (None, None)
     kept = target + '.matches' if args.write else None
