@@ -15,13 +15,13 @@ import os
 import time
 
 from alphazero.cli import ArgumentParser, UserError, run
-from alphazero.files import atomic_output, copy_file, history_path, remove_stale_temporaries
+from alphazero.files import atomic_output, copy_file, history_path, load_model, remove_stale_temporaries
 from alphazero.flags import (add_engine_flags, add_exploration_flags, add_network_flags, add_search_flags,
                              add_training_flags, check_network_flags, network_arguments, search_options)
 from alphazero.games import add_game_flag, data_dir, game_flag, load_game, model_path
 from alphazero.inference import file_sha256, load_network, use_device
 from alphazero.limits import (MAX_GAMES, MAX_PARALLEL, check_network, check_playout_cap, check_samples,
-                             check_self_play, real_number, whole_number)
+                             check_self_play, file_path, real_number, whole_number)
 from alphazero.onnx_export import ensure_onnx
 from alphazero.settings import ALL_PURPOSES, parse_game_args
 from alphazero.training import STEPS_PER_EXECUTION
@@ -85,6 +85,10 @@ def parse_args(argv=None):
     parser.add_argument('--keep-every', type=whole_number(0), default=0, metavar='K',
                         help=f'keep a copy of the best model every K cycles ({KEPT_DIR}/best-cycleNNNN.h5 beside '
                              'best.h5), to measure later what more training gained; 0 keeps none (default: %(default)s)')
+    parser.add_argument('--start-from', type=file_path, metavar='MODEL',
+                        help='a new run starts from this Keras model (for example pretrained/othello8/best.h5, to '
+                             'train the shipped model further) instead of a new network; a run that has its '
+                             'best.h5 goes on from that')
     parser.add_argument('--until-perfect', action='store_true',
                         help='stop once the best player plays perfectly (games small enough to solve)')
     add_network_flags(parser, DN_NETWORK, DN_FILTERS, DN_RESIDUAL_NUM, DN_WIDTH, DN_LAYERS, DN_HEADS, margin_head=True)
@@ -257,6 +261,15 @@ def metrics_record(progress, seconds_before, cpu_seconds_before, gate):
     }
 
 
+def start_from(game, source, best):
+    """Copy a trained Keras model of `game` into place as the new run's first best player."""
+    if not source.endswith('.h5'):
+        raise UserError(f'--start-from {source}: give the Keras model (.h5); training needs its weights, '
+                        'which an ONNX export does not keep in a form Keras reads')
+    load_model(source, game)  # a one-line error for a missing file or another game's model
+    copy_file(source, best)
+
+
 def main():
     args = parse_args()
     game = load_game(args.game)
@@ -264,11 +277,15 @@ def main():
     metrics_path = model_path(game, METRICS_FILE)
     progress_path = model_path(game, PROGRESS_FILE)
 
-    # Create the dual network, and its ONNX copy for fast self-play
-    if dual_network(game, **network_arguments(args)):
-        print(f'created {best} ({describe_network(**network_arguments(args))})')
+    # Create the dual network (or copy the model to start from), and its ONNX copy for fast self-play
+    if os.path.exists(best):
+        print(f'continuing from {best} (the network flags and --start-from apply only to a new run)')
+    elif args.start_from:
+        start_from(game, args.start_from, best)
+        print(f'starting from {args.start_from} (copied to {best}); its network is kept, the network flags are not used')
     else:
-        print(f'continuing from {best} (the network flags apply only to a new network)')
+        dual_network(game, **network_arguments(args))
+        print(f'created {best} ({describe_network(**network_arguments(args))})')
     ensure_onnx(game)
 
     records = read_metrics(metrics_path)

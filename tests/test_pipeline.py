@@ -164,3 +164,36 @@ def test_train_cycle_end_to_end(workdir):
     # No file is left under a temporary name, and the shipped models are untouched
     assert not [p for p in workdir.rglob('.*tmp*')]
     assert tree_digest(PRETRAINED_DIR) == shipped
+
+
+def test_train_cycle_starts_a_new_run_from_a_trained_model(workdir, monkeypatch, capsys):
+    import connect4
+    from alphazero.cli import run
+    import train_cycle
+    save_model(tiny_model(seed=3, filters=4), 'start/trained.h5')
+    save_model(tiny_model(filters=4, rules=connect4), 'start/connect4.h5')
+    given = (workdir / 'start' / 'trained.h5').read_bytes()
+
+    # Another game's model, an ONNX file or a missing one: one line, and no run is begun
+    for source, message in (('start/connect4.h5', 'tictactoe needs'), ('start/trained.onnx', 'give the Keras model'),
+                            ('start/missing.h5', 'not found')):
+        monkeypatch.setattr(sys, 'argv', ['train_cycle.py', '--cycles', '1', '--start-from', source])
+        with pytest.raises(SystemExit):
+            run(train_cycle.main)
+        assert message in capsys.readouterr().err
+        assert not (workdir / 'model').exists()
+
+    # The run begins from the given network (4 filters, not the 8 asked of a new one) and trains it
+    flags = ['--cycles', '1', '--games', '4', '--sims', '4', '--epochs', '1', '--filters', '8', '--blocks', '1',
+             '--eval-games', '2', '--best-games', '2', '--start-from', 'start/trained.h5']
+    result = run_script('train_cycle.py', *flags, cwd=workdir)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert 'starting from start/trained.h5' in result.stdout
+    import keras
+    latest = keras.models.load_model(workdir / 'model' / 'latest.h5', compile=False)
+    assert latest.count_params() == tiny_model(filters=4).count_params() != tiny_model(filters=8).count_params()
+    assert (workdir / 'start' / 'trained.h5').read_bytes() == given
+    # Run again, it goes on from its own best.h5
+    result = run_script('train_cycle.py', *flags[:1], '2', *flags[2:], cwd=workdir)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert 'continuing from model/best.h5' in result.stdout and '1 cycles done before' in result.stdout
