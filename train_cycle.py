@@ -146,7 +146,7 @@ def append_metrics(path, record):
 
 
 # ----- one cycle, stage by stage; a finished stage is skipped when resuming -----
-def run_cycle(game, args, cycle, progress_path, training, previous_exact=None, pool=None):
+def run_cycle(game, args, cycle, progress_path, training, games, previous_exact=None, pool=None):
     progress = read_progress(progress_path, cycle)
     seed = None if args.seed is None else args.seed + cycle
 
@@ -165,7 +165,7 @@ def run_cycle(game, args, cycle, progress_path, training, previous_exact=None, p
     pending = os.path.join(data_dir(game), f'.cycle{cycle + 1:04d}.pending.npz')
 
     def play():
-        _, stats = self_play(game, args.games, args.sims, parallel=args.parallel, cache=args.cache,
+        _, stats = self_play(game, games, args.sims, parallel=args.parallel, cache=args.cache,
                              backend=args.backend, seed=seed, dirichlet_alpha=args.dirichlet,
                              opening_moves=args.random_opening, greedy_after=args.greedy_after, peek=args.peek,
                              pool=pool, path=pending, options=search_options(args, self_play=True),
@@ -307,7 +307,13 @@ def main():
                       f'(--cpu-minutes {args.cpu_minutes:g})')
                 break
             print(f'Train {cycle} (cycle {cycle + 1} of {args.cycles}) ====================')
-            progress = run_cycle(game, args, cycle, progress_path, training,
+            # A trained model would learn its first cycle's games by heart: that cycle fills the window
+            games = args.games
+            if args.start_from and cycle == 0 and args.window > 1:
+                games = args.games * args.window
+                print(f'the run starts from a trained model: this cycle plays a whole window\'s games, {games} '
+                      f'(--games {args.games} x --window {args.window})')
+            progress = run_cycle(game, args, cycle, progress_path, training, games,
                                  records[-1].get('exact') if records else None, pool)
 
             # The cycle is done: record it, redraw the charts, forget its progress

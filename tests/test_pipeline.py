@@ -185,7 +185,7 @@ def test_train_cycle_starts_a_new_run_from_a_trained_model(workdir, monkeypatch,
 
     # The run begins from the given network (4 filters, not the 8 asked of a new one) and trains it
     flags = ['--cycles', '1', '--games', '4', '--sims', '4', '--epochs', '1', '--filters', '8', '--blocks', '1',
-             '--eval-games', '2', '--best-games', '2', '--start-from', 'start/trained.h5']
+             '--eval-games', '2', '--best-games', '2', '--window', '3', '--start-from', 'start/trained.h5']
     result = run_script('train_cycle.py', *flags, cwd=workdir)
     assert result.returncode == 0, result.stderr[-3000:]
     assert 'starting from start/trained.h5' in result.stdout
@@ -193,7 +193,9 @@ def test_train_cycle_starts_a_new_run_from_a_trained_model(workdir, monkeypatch,
     latest = keras.models.load_model(workdir / 'model' / 'latest.h5', compile=False)
     assert latest.count_params() == tiny_model(filters=4).count_params() != tiny_model(filters=8).count_params()
     assert (workdir / 'start' / 'trained.h5').read_bytes() == given
-    # Run again, it goes on from its own best.h5
+    # Run again, it goes on from its own best.h5; only the first cycle filled the window (3 x 4 games)
     result = run_script('train_cycle.py', *flags[:1], '2', *flags[2:], cwd=workdir)
     assert result.returncode == 0, result.stderr[-3000:]
     assert 'continuing from model/best.h5' in result.stdout and '1 cycles done before' in result.stdout
+    records = [json.loads(line) for line in (workdir / 'model' / 'metrics.jsonl').read_text().splitlines()]
+    assert [record['games'] for record in records] == [12, 4]
