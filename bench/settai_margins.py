@@ -98,7 +98,7 @@ def draw(content, path):
     matplotlib.use('Agg')
     import matplotlib.pyplot as plt
     names = list(content['runs'][0]['normal'])
-    figure, axis = plt.subplots(figsize=(1.8 * len(names) + 2, 4))
+    figure, axis = plt.subplots(figsize=(max(6.0, 1.8 * len(names) + 2), 4))  # room for the title
     for offset, mode, colour in ((-0.18, 'normal', '#1565c0'), (0.18, 'settai', '#e65100')):
         data = [[m for run in content['runs'] for m in run[mode][name]] for name in names]
         positions = [i + offset for i in range(len(names))]
