@@ -9,6 +9,7 @@ together, and an engine player lets its engine processes think at the same time.
 import dataclasses
 import math
 import re
+import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
@@ -372,6 +373,7 @@ def play_games(new_state, pairings, parallel=None, record=False, progress=None, 
     results = [None] * len(pairings)
     waiting = list(range(len(pairings)))[::-1]
     live = {}  # game index -> LiveGame
+    moves_played, shown = 0, time.monotonic()
     while waiting or live:
         # Fill the free places with new games, each after its opening
         while waiting and len(live) < parallel:
@@ -397,6 +399,11 @@ def play_games(new_state, pairings, parallel=None, record=False, progress=None, 
                     game.records.append((game.state.planes(), policy, game.plies))
                 game.state = game.state.next(action)
                 game.moves.append(action)
+                moves_played += 1
+        # Games played side by side end together: meanwhile the progress bar counts their moves
+        if progress is not None and time.monotonic() - shown >= 1.0:
+            progress.set_postfix_str(f'{moves_played} moves')
+            shown = time.monotonic()
 
         # Retire the finished games
         for index in [i for i, game in live.items() if game.over()]:

@@ -151,3 +151,21 @@ def test_evaluate_best_player_evaluates_the_model_given(tiny_best):
     result = run_script('evaluate_best_player.py', '--model', 'missing.h5', cwd='.')
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
     assert result.stderr.startswith('error: missing.h5 not found')
+
+
+def test_progress_of_games_that_end_together_counts_their_moves(monkeypatch):
+    """Games played side by side all end near the end of a match: until then the bar shows moves."""
+    import io
+
+    from tqdm import tqdm
+
+    import alphazero.match as match
+    import game
+    from alphazero.opponents import random_action
+    clock = iter(range(0, 10_000, 2))  # each look at the clock: two seconds later
+    monkeypatch.setattr(match.time, 'monotonic', lambda: next(clock))
+    player = match.FunctionPlayer(random_action)
+    progress = tqdm(total=2, file=io.StringIO())
+    played = match.play_games(game.State, [(player, player)] * 2, progress=progress)
+    assert progress.postfix == f'{sum(len(g.moves) for g in played)} moves'
+    assert re.search(r'\d+ moves', progress.fp.getvalue())
