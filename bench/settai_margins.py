@@ -98,7 +98,7 @@ def draw(content, path):
     matplotlib.use('Agg')
     import matplotlib.pyplot as plt
     names = list(content['runs'][0]['normal'])
-    figure, axis = plt.subplots(figsize=(max(6.0, 1.8 * len(names) + 2), 4))  # room for the title
+    figure, axis = plt.subplots(figsize=(max(6.0, 1.8 * len(names) + 2), 4))
     for offset, mode, colour in ((-0.18, 'normal', '#1565c0'), (0.18, 'settai', '#e65100')):
         data = [[m for run in content['runs'] for m in run[mode][name]] for name in names]
         positions = [i + offset for i in range(len(names))]
@@ -121,8 +121,8 @@ def draw(content, path):
     axis.set_xticks(range(len(names)), names, rotation=15)
     axis.set_ylabel('final margin for the AI' if content['margin'] else 'games (won, drew, lost from the bottom)')
     runs = len(content['runs'])
-    axis.set_title(f'{content["game"]}: normal and settai mode, {runs * content["games"]} games per opponent'
-                   + (f' ({runs} runs of {content["games"]})' if runs > 1 else ''))
+    axis.set_title(f'{content["game"]}: normal and settai mode\n{runs * content["games"]} games per opponent'
+                   + (f' ({runs} runs of {content["games"]})' if runs > 1 else ''), fontsize=10)
     axis.legend(fontsize=7, ncol=2)
     axis.grid(alpha=0.3, axis='y')
     figure.tight_layout()
