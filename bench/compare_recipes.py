@@ -86,11 +86,14 @@ def write_json(path, content):
 
 def summary(results):
     """{recipe: {measure: {mark: [values over seeds]}}}. Runs timed in wall-clock minutes (older runs,
-    on a core shared with other work) are a recipe of their own: they had less processor time."""
+    on a core shared with other work) are a recipe of their own: they had less processor time. So are
+    the runs of each --batch: a processor minute does more work on a machine doing less else."""
     table = {}
     for entry in results['runs'].values():
         for mark, measured in entry['marks'].items():
             recipe = entry['recipe'] if measured['clock'] == 'cpu_elapsed' else f'{entry["recipe"]}, wall-clock minutes'
+            if entry.get('batch'):
+                recipe = f'{recipe}, {entry["batch"]}'
             for name, value in measured['scores'].items():
                 table.setdefault(recipe, {}).setdefault(name, {}).setdefault(int(mark), []).append(value)
     return table
@@ -145,6 +148,8 @@ def main():
     parser.add_argument('--sims', type=int, default=50, help='simulations per move (default: %(default)s)')
     parser.add_argument('--marks', type=minute_marks, default=MARKS,
                         help='minutes at which to measure, comma-separated (default: 10,20,30)')
+    parser.add_argument('--batch', metavar='NAME',
+                        help='runs made at another time or load than those in --out: compared only with each other')
     parser.add_argument('--out', required=True, help='results JSON (read first: measured models are kept)')
     parser.add_argument('--chart', help='chart PNG to draw')
     args = parser.parse_args()
@@ -156,8 +161,10 @@ def main():
     results = held_results(args.out, settings, 'runs', dict) or {**settings, 'runs': {}}
     for directory in args.runs:
         recipe, seed = recipe_of(directory)
-        entry = results['runs'].setdefault(os.path.basename(os.path.normpath(directory)),
-                                           {'recipe': recipe, 'seed': seed, 'marks': {}})
+        name = os.path.basename(os.path.normpath(directory)) + (f', {args.batch}' if args.batch else '')
+        entry = results['runs'].setdefault(name, {'recipe': recipe, 'seed': seed, 'marks': {}})
+        if args.batch:
+            entry['batch'] = args.batch
         command = open(os.path.join(directory, 'command.txt')).read().strip() if os.path.exists(
             os.path.join(directory, 'command.txt')) else None
         entry['command'] = command

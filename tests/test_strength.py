@@ -139,10 +139,14 @@ def test_recipe_runs_are_measured_only_at_the_minutes_they_reached(tmp_path):
     assert bench['recipe_of'](str(tmp_path / 'fpu-s2')) == ('fpu', 2)
     # Runs timed by the wall clock are summarised apart from those timed in processor minutes
     mark = {'clock': 'elapsed', 'scores': {'GRhino level 1': 0.5}}
+    processor = {**mark, 'clock': 'cpu_elapsed', 'scores': {'GRhino level 1': 0.25}}
     results = {'runs': {'fpu-s1': {'recipe': 'fpu', 'marks': {'10': mark}},
-                        'fpu-s2': {'recipe': 'fpu', 'marks': {'10': {**mark, 'clock': 'cpu_elapsed', 'scores': {'GRhino level 1': 0.25}}}}}}
+                        'fpu-s2': {'recipe': 'fpu', 'marks': {'10': processor}},
+                        # and so are the runs of a batch made under another load
+                        'fpu-s2, batch 2': {'recipe': 'fpu', 'batch': 'batch 2', 'marks': {'10': {**processor, 'scores': {'GRhino level 1': 0.75}}}}}}
     assert bench['summary'](results) == {'fpu': {'GRhino level 1': {10: [0.25]}},
-                                         'fpu, wall-clock minutes': {'GRhino level 1': {10: [0.5]}}}
+                                         'fpu, wall-clock minutes': {'GRhino level 1': {10: [0.5]}},
+                                         'fpu, batch 2': {'GRhino level 1': {10: [0.75]}}}
 
 
 @pytest.mark.parametrize('held, message', [('{"game": "othello8", "sims": 50, "games": 40, "runs": {}}', "holds results with game 'othello8', not 'connect4'"),
