@@ -108,11 +108,15 @@ def draw(results, path):
     clocks = {mark.get('clock') for entry in results['runs'].values() for mark in entry['marks'].values()}
     clock = 'cpu_elapsed' if clocks == {'cpu_elapsed'} else 'elapsed'
     figure, axes = plt.subplots(1, len(names), figsize=(5 * len(names), 4), squeeze=False)
+    # One colour a recipe; its wall-clock runs dashed, the runs of a later batch dotted
+    families = sorted({recipe.split(',')[0] for recipe in table})
+    colours = {family: plt.get_cmap('tab10')(i % 10) for i, family in enumerate(families)}
     for axis, name in zip(axes[0], names):
         for recipe, measures in sorted(table.items()):
             marks = sorted(measures.get(name, {}))
             medians = [statistics.median(measures[name][m]) for m in marks]
-            line, = axis.plot(marks, medians, marker='o', label=recipe, ls='--' if 'wall-clock' in recipe else '-')
+            style = '--' if 'wall-clock' in recipe else ':' if ',' in recipe else '-'
+            line, = axis.plot(marks, medians, marker='o', label=recipe, ls=style, color=colours[recipe.split(',')[0]])
             for m in marks:  # every run, faint, beside the median
                 axis.scatter([m] * len(measures[name][m]), measures[name][m], color=line.get_color(), alpha=0.3, s=12)
         axis.set_title(name)
