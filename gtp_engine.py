@@ -17,13 +17,11 @@ import numpy as np
 
 from alphazero.batched_mcts import Evaluator
 from alphazero.cli import ArgumentParser, UserError, protocol_streams, run, serve
-from alphazero.files import playing_sims
 from alphazero.flags import add_level_flag, add_search_option_flags, add_settai_flag, search_options
-from alphazero.games import add_game_flag, load_game, player_value, playing_model_path
+from alphazero.games import add_game_flag, load_game, player_value
 from alphazero.gtp import COLORS, action_names, color_to_move, gtp_problem, parse_color, parse_move
-from alphazero.inference import load_network
-from alphazero.limits import MAX_SIMS, check_search, file_path, whole_number
-from alphazero.levels import playing_level
+from alphazero.levels import load_playing_model
+from alphazero.limits import MAX_SIMS, file_path, whole_number
 from alphazero.match import level_player, settai_for
 from alphazero.words import level_text, words
 from pv_mcts import PV_EVALUATE_COUNT
@@ -204,15 +202,11 @@ def main():
     lines, answers = protocol_streams()  # standard output carries GTP only
 
     game = load_game(args.game)
-    path = args.model or playing_model_path(game)
-    network, description = load_network(path, game)
-    sims, why = playing_sims(args.sims, path, PV_EVALUATE_COUNT)
-    check_search(game, sims)
-    level, _ = playing_level(path, sims, args.level)
-    player = level_player(Evaluator(network), level, np.random.default_rng(0), game.determinize,
+    model = load_playing_model(game, args.model, args.sims, args.level, PV_EVALUATE_COUNT)
+    player = level_player(Evaluator(model.network), model.level, np.random.default_rng(0), game.determinize,
                           settai_for(game, args.settai), search_options(args))
-    print(f'{ENGINE_NAME}: {game.NAME}, {description}, {sims} simulations per move at full strength ({why}); '
-          f'playing at {level_text(level, words())}', file=sys.stderr)
+    print(f'{ENGINE_NAME}: {game.NAME}, {model.description}, {model.sims} simulations per move at full strength '
+          f'({model.why}); playing at {level_text(model.level, words())}', file=sys.stderr)
     session = GtpSession(game, lambda state: player.choose([state])[0][0],
                          log=lambda text: print(text, file=sys.stderr, flush=True))
     serve(lines, answers, session.execute, lambda: session.finished)

@@ -11,12 +11,10 @@ import numpy as np
 
 from alphazero.batched_mcts import Evaluator, SearchOptions
 from alphazero.cli import ArgumentParser, UserError, run
-from alphazero.files import playing_sims
 from alphazero.flags import add_level_flag, add_search_option_flags, add_settai_flag, search_options
-from alphazero.games import add_game_flag, as_game, load_game, player_value, playing_model_path
-from alphazero.inference import load_network
-from alphazero.levels import Level, playing_level
-from alphazero.limits import MAX_SIMS, check_search, file_path, whole_number
+from alphazero.games import add_game_flag, as_game, load_game, player_value
+from alphazero.levels import Level, load_playing_model
+from alphazero.limits import MAX_SIMS, file_path, whole_number
 from alphazero.match import level_player, settai_for
 from alphazero.words import LANGUAGES, WORDS, colour, game_text, language, level_text, words
 from pv_mcts import PV_EVALUATE_COUNT, pv_mcts_action
@@ -396,16 +394,13 @@ def main():
         raise UserError(f'{game.NAME} has no window here: play it with --text, or in a shogi GUI through '
                         'usi_engine.py (docs/shogi.md)')
     said = words(language(args.lang))
-    path = args.model or playing_model_path(game)
-    network, description = load_network(path, game)
-    sims, why = playing_sims(args.sims, path, PV_EVALUATE_COUNT)
-    check_search(game, sims)
-    level, levels = playing_level(path, sims, args.level)
-    print(f'AI: {description}, {sims} simulations per move at full strength ({why}); playing at '
-          f'{level_text(level, said)} of {len(levels)}', file=sys.stderr)
+    model = load_playing_model(game, args.model, args.sims, args.level, PV_EVALUATE_COUNT)
+    print(f'AI: {model.description}, {model.sims} simulations per move at full strength ({model.why}); playing at '
+          f'{level_text(model.level, said)} of {len(model.levels)}', file=sys.stderr)
     if args.settai:
         print(said['settai'], file=sys.stderr)
-    next_action = ai_action(game, network, sims, search_options(args), args.settai, level if args.level else None)
+    next_action = ai_action(game, model.network, model.sims, search_options(args), args.settai,
+                            model.level if args.level else None)
     if args.text:
         play_text(game, next_action, not args.second, said=said)
     elif game.action_squares:

@@ -22,11 +22,9 @@ import numpy as np
 
 from alphazero.batched_mcts import Evaluator, search_roots
 from alphazero.cli import ArgumentParser, UserError, protocol_streams, run, serve
-from alphazero.files import playing_sims
 from alphazero.flags import add_level_flag, add_search_option_flags, search_options
-from alphazero.games import load_game, playing_model_path
-from alphazero.inference import load_network
-from alphazero.levels import choose_level, playing_level
+from alphazero.games import load_game
+from alphazero.levels import choose_level, load_playing_model
 from alphazero.limits import MAX_SIMS, check_search, file_path, whole_number
 from alphazero.match import policy_choice
 from alphazero.words import WORDS, level_text
@@ -234,16 +232,12 @@ def main():
     lines, answers = protocol_streams()  # standard output carries USI only
 
     game = load_game(args.game)
-    path = args.model or playing_model_path(game)
-    network, description = load_network(path, game)
-    sims, why = playing_sims(args.sims, path, PV_EVALUATE_COUNT)
-    check_search(game, sims)
-    level, levels = playing_level(path, sims, args.level)
-    think = thinker(Evaluator(network), search_options(args), np.random.default_rng())
-    print(f'{ENGINE_NAME}: {game.NAME}, {description}, {sims} simulations per move at full strength ({why}); '
-          f'playing at {level_text(level, WORDS["en"])}', file=sys.stderr)
-    session = UsiSession(game, think, level.simulations or sims, lambda text: print(text, file=sys.stderr, flush=True),
-                         levels, level)
+    model = load_playing_model(game, args.model, args.sims, args.level, PV_EVALUATE_COUNT)
+    think = thinker(Evaluator(model.network), search_options(args), np.random.default_rng())
+    print(f'{ENGINE_NAME}: {game.NAME}, {model.description}, {model.sims} simulations per move at full strength '
+          f'({model.why}); playing at {level_text(model.level, WORDS["en"])}', file=sys.stderr)
+    session = UsiSession(game, think, model.level.simulations or model.sims,
+                         lambda text: print(text, file=sys.stderr, flush=True), model.levels, model.level)
     serve(lines, answers, lambda line: ''.join(answer + '\n' for answer in session.execute(line)),
           lambda: session.finished)
 

@@ -17,6 +17,10 @@ from typing import Optional
 import numpy as np
 
 from alphazero.cli import UserError
+from alphazero.files import playing_sims
+from alphazero.games import playing_model_path
+from alphazero.inference import load_network
+from alphazero.limits import check_search
 
 MIN_SEARCH = 8  # simulations: below, the book's search barely differs from its policy
 NEAR = 75  # Elo: a level this close to an opponent is "about" it
@@ -99,6 +103,28 @@ def playing_level(model_path, sims, number=None):
     levels = levels_for(model_path, sims)
     return (choose_level(levels, number) if number else full_strength(levels, sims)), levels
 
+
+
+@dataclass(frozen=True)
+class PlayingModel:
+    """The model that a window, a terminal or an engine plays, and how (load_playing_model)."""
+    network: object
+    description: str
+    sims: int      # simulations per move at full strength
+    why: str       # where that number comes from
+    level: Level   # the level it plays at
+    levels: list   # all the model's levels
+
+
+def load_playing_model(game, model_path, sims, level_number, default_sims):
+    """The model at model_path (else the game's best model), its simulations (sims, else what the
+    model records, else default_sims) and level `level_number` of its levels (else full strength)."""
+    path = model_path or playing_model_path(game)
+    network, description = load_network(path, game)
+    sims, why = playing_sims(sims, path, default_sims)
+    check_search(game, sims)
+    level, levels = playing_level(path, sims, level_number)
+    return PlayingModel(network, description, sims, why, level, levels)
 
 def fit_ratings(matches, anchor=ANCHOR, iterations=500):
     """Elo ratings from matches [(player, opponent, points of player, games)], the `anchor` at 0.
