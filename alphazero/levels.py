@@ -104,7 +104,6 @@ def playing_level(model_path, sims, number=None):
     return (choose_level(levels, number) if number else full_strength(levels, sims)), levels
 
 
-
 @dataclass(frozen=True)
 class PlayingModel:
     """The model that a window, a terminal or an engine plays, and how (load_playing_model)."""
@@ -125,6 +124,7 @@ def load_playing_model(game, model_path, sims, level_number, default_sims):
     check_search(game, sims)
     level, levels = playing_level(path, sims, level_number)
     return PlayingModel(network, description, sims, why, level, levels)
+
 
 def fit_ratings(matches, anchor=ANCHOR, iterations=500):
     """Elo ratings from matches [(player, opponent, points of player, games)], the `anchor` at 0.
