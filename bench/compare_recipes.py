@@ -100,32 +100,38 @@ def summary(results):
 
 
 def draw(results, path):
+    """One row of panels a batch, since recipes are compared only with the runs made beside them; in
+    each row one panel a measure, one line a recipe (the median over its runs, every run faint)."""
     import matplotlib
     matplotlib.use('Agg')
     import matplotlib.pyplot as plt
-    table = summary(results)
-    names = sorted({name for recipe in table.values() for name in recipe})
-    clocks = {mark.get('clock') for entry in results['runs'].values() for mark in entry['marks'].values()}
-    clock = 'cpu_elapsed' if clocks == {'cpu_elapsed'} else 'elapsed'
-    figure, axes = plt.subplots(1, len(names), figsize=(5 * len(names), 4), squeeze=False)
-    # One colour a recipe; its wall-clock runs dashed, the runs of a later batch dotted
-    families = sorted({recipe.split(',')[0] for recipe in table})
+    batches = sorted({entry.get('batch', '') for entry in results['runs'].values()})
+    tables = {batch: summary({'runs': {key: entry for key, entry in results['runs'].items()
+                                       if entry.get('batch', '') == batch}}) for batch in batches}
+    names = sorted({name for table in tables.values() for recipe in table.values() for name in recipe})
+    families = sorted({recipe.split(',')[0] for table in tables.values() for recipe in table})
     colours = {family: plt.get_cmap('tab10')(i % 10) for i, family in enumerate(families)}
-    for axis, name in zip(axes[0], names):
-        for recipe, measures in sorted(table.items()):
-            marks = sorted(measures.get(name, {}))
-            medians = [statistics.median(measures[name][m]) for m in marks]
-            style = '--' if 'wall-clock' in recipe else ':' if ',' in recipe else '-'
-            line, = axis.plot(marks, medians, marker='o', label=recipe, ls=style, color=colours[recipe.split(',')[0]])
-            for m in marks:  # every run, faint, beside the median
-                axis.scatter([m] * len(measures[name][m]), measures[name][m], color=line.get_color(), alpha=0.3, s=12)
-        axis.set_title(name)
-        axis.set_ylim(-0.02, 1.02)
-        axis.set_xlabel('processor minutes of training (one core)' if clock == 'cpu_elapsed'
-                        else 'minutes of training (one core): processor, or wall-clock (dashed)')
-        axis.set_ylabel('score' if results['game'] == 'othello8' else 'share of solved positions kept')
-        axis.grid(alpha=0.3)
-        axis.legend(fontsize=8)
+    figure, axes = plt.subplots(len(batches), len(names), figsize=(5 * len(names), 4 * len(batches)), squeeze=False)
+    for row, batch in zip(axes, batches):
+        clocks = {mark.get('clock') for entry in results['runs'].values() if entry.get('batch', '') == batch
+                  for mark in entry['marks'].values()}
+        for column, (axis, name) in enumerate(zip(row, names)):
+            for recipe, measures in sorted(tables[batch].items()):
+                marks = sorted(measures.get(name, {}))
+                medians = [statistics.median(measures[name][m]) for m in marks]
+                label = recipe.removesuffix(f', {batch}')
+                line, = axis.plot(marks, medians, marker='o', label=label, color=colours[recipe.split(',')[0]],
+                                  ls='--' if 'wall-clock' in recipe else '-')
+                for m in marks:
+                    axis.scatter([m] * len(measures[name][m]), measures[name][m], color=line.get_color(), alpha=0.3, s=12)
+            axis.set_title(name if len(batches) == 1 else f'{name}, {batch or "first batch"}')
+            axis.set_ylim(-0.02, 1.02)
+            axis.set_xlabel('processor minutes of training (one core)' if clocks == {'cpu_elapsed'}
+                            else 'minutes of training (one core): processor, or wall-clock (dashed)')
+            axis.set_ylabel('score' if results['game'] == 'othello8' else 'share of solved positions kept')
+            axis.grid(alpha=0.3)
+            if column == 0:
+                axis.legend(fontsize=8)
     figure.tight_layout()
     with atomic_output(path) as temporary:
         figure.savefig(temporary, format='png', dpi=90)
