@@ -105,16 +105,17 @@ def draw(results, path):
     import matplotlib
     matplotlib.use('Agg')
     import matplotlib.pyplot as plt
-    batches = sorted({entry.get('batch', '') for entry in results['runs'].values()})
-    tables = {batch: summary({'runs': {key: entry for key, entry in results['runs'].items()
-                                       if entry.get('batch', '') == batch}}) for batch in batches}
+    runs_by_batch = {}
+    for key, entry in results['runs'].items():
+        runs_by_batch.setdefault(entry.get('batch', ''), {})[key] = entry
+    batches = sorted(runs_by_batch)
+    tables = {batch: summary({'runs': runs}) for batch, runs in runs_by_batch.items()}
     names = sorted({name for table in tables.values() for recipe in table.values() for name in recipe})
     families = sorted({recipe.split(',')[0] for table in tables.values() for recipe in table})
     colours = {family: plt.get_cmap('tab10')(i % 10) for i, family in enumerate(families)}
     figure, axes = plt.subplots(len(batches), len(names), figsize=(5 * len(names), 4 * len(batches)), squeeze=False)
     for row, batch in zip(axes, batches):
-        clocks = {mark.get('clock') for entry in results['runs'].values() if entry.get('batch', '') == batch
-                  for mark in entry['marks'].values()}
+        clocks = {mark.get('clock') for entry in runs_by_batch[batch].values() for mark in entry['marks'].values()}
         for column, (axis, name) in enumerate(zip(row, names)):
             for recipe, measures in sorted(tables[batch].items()):
                 marks = sorted(measures.get(name, {}))
