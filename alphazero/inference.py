@@ -69,13 +69,16 @@ def set_margin_weight(network, weight, path):
 
 
 class KerasNetwork(Network):
-    def __init__(self, model):
+    def __init__(self, model, traced=True):
         import tensorflow as tf
         self.model = model
         self.has_margin = len(model.outputs) == 3
         signature = [tf.TensorSpec((None, *model.input_shape[1:]), tf.float32)]
-        # One trace serves every batch size, so the search never pays Keras' per-call overhead
-        self._forward = tf.function(lambda planes: model(planes, training=False), input_signature=signature)
+        # One trace serves every batch size, so the search never pays Keras' per-call overhead; a
+        # network asked once (the export's check) runs eagerly, since tracing it would cost more
+        # and a trace every cycle makes TensorFlow warn of retracing
+        forward = lambda planes: model(planes, training=False)  # noqa: E731
+        self._forward = tf.function(forward, input_signature=signature) if traced else forward
 
     def outputs(self, planes):
         """Policies (N, A), values (N,) and margins (N,) or None."""

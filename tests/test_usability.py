@@ -87,6 +87,14 @@ def test_export_carries_the_recorded_simulations(workdir):
     assert recorded_sims('model/best.onnx') is None
 
 
+def test_exporting_every_cycle_does_not_make_tensorflow_warn_of_retracing(workdir, caplog):
+    from export import export
+    for _ in range(6):  # TensorFlow warns from the fifth trace of one function on
+        save_model(tiny_model(), 'model/best.h5')
+        export()
+    assert not [record for record in caplog.records if 'retracing' in record.getMessage()]
+
+
 def gate_record(cycle, score, gate, changed):
     return {'cycle': cycle, 'gate_score': score, 'gate': gate, 'best_changed': changed}
 
