@@ -34,7 +34,7 @@ from plot import METRICS_FILE, plot_metrics, read_metrics
 from pv_mcts import PV_EVALUATE_COUNT
 from self_play import (SP_DIRICHLET_ALPHA, SP_DIRICHLET_WEIGHT, SP_GAME_COUNT, SP_GREEDY_AFTER, SP_PARALLEL,
                        SP_RANDOM_OPENING, self_play)
-from train_network import RN_EPOCHS, RN_SAMPLES, RN_WINDOW, train_network
+from train_network import RN_EPOCHS, RN_LEARNING_RATE, RN_SAMPLES, RN_WINDOW, train_network
 
 # Parameters
 TC_CYCLES = 10          # training cycles
@@ -94,7 +94,7 @@ def parse_args(argv=None):
     add_network_flags(parser, DN_NETWORK, DN_FILTERS, DN_RESIDUAL_NUM, DN_WIDTH, DN_LAYERS, DN_HEADS, margin_head=True)
     add_search_flags(parser, PV_EVALUATE_COUNT, PV_EVALUATE_COUNT)
     add_exploration_flags(parser, SP_DIRICHLET_ALPHA, SP_RANDOM_OPENING, SP_GREEDY_AFTER, SP_DIRICHLET_WEIGHT)
-    add_training_flags(parser, RN_WINDOW, RN_SAMPLES, STEPS_PER_EXECUTION)
+    add_training_flags(parser, RN_WINDOW, RN_SAMPLES, RN_LEARNING_RATE, STEPS_PER_EXECUTION)
 
     # The game's defaults and then the preset's replace the book's, then the command line is read over them
     args = parse_game_args(parser, argv, ALL_PURPOSES, PRESETS)
@@ -179,7 +179,8 @@ def run_cycle(game, args, cycle, progress_path, training, games, previous_exact=
 
     # Train the network (the compiled model is kept from cycle to cycle in `training`)
     stage('train', lambda: train_network(game, args.epochs, window=args.window, symmetries=args.symmetries,
-                                         samples=args.samples, seed=seed, keep=training))
+                                         samples=args.samples, learning_rate=args.learning_rate, seed=seed,
+                                         keep=training))
 
     # Evaluate the new network against the best one (with the gate off, games that decide nothing
     # can be left out: --eval-games 0)

@@ -25,6 +25,7 @@ RN_EPOCHS = 100         # training epochs per cycle
 RN_BATCH_SIZE = 128     # samples per gradient step
 RN_WINDOW = 1           # history files to train on: the book uses only the newest
 RN_SAMPLES = 0          # beyond the book: train on this many samples drawn from the window instead
+RN_LEARNING_RATE = 0.001  # the step schedule's first rate (the book's)
                         # of epochs over every sample (0: epochs, as in the book)
 
 
@@ -50,13 +51,14 @@ def load_data(game=None, trust_pickle=False, window=RN_WINDOW, margins=False):
     return tuple(np.concatenate(arrays) for arrays in zip(*parts))
 
 
-# Learning rate: 0.001, halved at epoch 50 and again at epoch 80 (book schedule)
-def step_decay(epoch):
-    x = 0.001
+# Learning rate: 0.001, halved at epoch 50 and again at epoch 80 (book schedule). Beyond the book,
+# `first` starts it lower: a run that has stopped improving goes on at a smaller step
+def step_decay(epoch, first=RN_LEARNING_RATE):
+    x = first
     if epoch >= 50:
-        x = 0.0005
+        x = first / 2
     if epoch >= 80:
-        x = 0.00025
+        x = first / 4
     return x
 
 
@@ -77,7 +79,8 @@ def best_for_training(game, model=None):
 # Train the best network on the newest data and save it as latest.h5; returns the per-epoch losses.
 # keep: a dict that keeps the compiled model from one call to the next (beyond the book)
 def train_network(game=None, epochs=RN_EPOCHS, *, batch_size=RN_BATCH_SIZE, trust_pickle=False,
-                  window=RN_WINDOW, symmetries=False, samples=RN_SAMPLES, seed=None, keep=None):
+                  window=RN_WINDOW, symmetries=False, samples=RN_SAMPLES, learning_rate=RN_LEARNING_RATE, seed=None,
+                  keep=None):
     quiet_keras()
     import keras
     game = as_game(game)
@@ -100,7 +103,7 @@ def train_network(game=None, epochs=RN_EPOCHS, *, batch_size=RN_BATCH_SIZE, trus
 
     # Train, with the step-decay learning rate
     history = model.fit(position, fit_targets(model, policy, value, margin), batch_size=batch_size, epochs=epochs, verbose=0,
-                        callbacks=[keras.callbacks.LearningRateScheduler(step_decay),
+                        callbacks=[keras.callbacks.LearningRateScheduler(lambda epoch: step_decay(epoch, learning_rate)),
                                    progress_callback(epochs, len(value))])
 
     # Save the result as the latest player, with the search of its newest self-play data
@@ -122,7 +125,7 @@ def parse_args(argv=None):
     add_game_flag(parser)
     parser.add_argument('--epochs', type=whole_number(1), default=RN_EPOCHS, help='training epochs, RN_EPOCHS (default: %(default)s)')
     parser.add_argument('--batch-size', type=whole_number(1, MAX_BATCH), default=RN_BATCH_SIZE, help='samples per step (default: %(default)s)')
-    add_training_flags(parser, RN_WINDOW, RN_SAMPLES, STEPS_PER_EXECUTION)
+    add_training_flags(parser, RN_WINDOW, RN_SAMPLES, RN_LEARNING_RATE, STEPS_PER_EXECUTION)
     parser.add_argument('--trust-pickle', action='store_true',
                         help="also read the book's pickled .history files (unpickling runs code: only your own files)")
     add_device_flag(parser)
@@ -138,7 +141,8 @@ def main():
     game = load_game(args.game)
     remove_stale_temporaries(game)
     losses = train_network(game, args.epochs, batch_size=args.batch_size, trust_pickle=args.trust_pickle,
-                           window=args.window, symmetries=args.symmetries, samples=args.samples)
+                           window=args.window, symmetries=args.symmetries, samples=args.samples,
+                           learning_rate=args.learning_rate)
     print(f'wrote {model_path(game, "latest.h5")}: loss {losses["loss"][0]:.3f} -> {losses["loss"][-1]:.3f}')
 
 

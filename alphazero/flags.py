@@ -111,7 +111,7 @@ def add_engine_flags(parser, engine_games, opening):
     add_opening_flag(parser, opening)
 
 
-def add_training_flags(parser, window, samples, steps_per_execution):
+def add_training_flags(parser, window, samples, learning_rate, steps_per_execution):
     """What each training stage trains on (train_network.py's RN_ constants)."""
     parser.add_argument('--window', type=whole_number(1), default=window,
                         help='train on the newest K history files (default: %(default)s, the book)')
@@ -121,6 +121,10 @@ def add_training_flags(parser, window, samples, steps_per_execution):
                         help='train on N samples drawn from the window, each in a random symmetry, instead of '
                              f'epochs (rounded up to whole calls of {steps_per_execution} batches); 0 trains '
                              'epochs, as in the book (default: %(default)s)')
+    parser.add_argument('--learning-rate', type=real_number(1e-7, 1.0), default=learning_rate, metavar='LR',
+                        help="the training's step size (Adam's learning rate; epochs 50 and 80 halve it, as in "
+                             'the book); a run that stopped improving may go on with a smaller one '
+                             '(default: %(default)s, the book)')
 
 
 def add_network_flags(parser, network, filters, blocks, width, layers, heads, margin_head=False):

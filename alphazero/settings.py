@@ -22,7 +22,7 @@ PURPOSES = {
     'self_play': ('games', 'parallel'),                                       # self_play.py
     'exploration': ('dirichlet', 'random_opening', 'greedy_after', 'peek',    # self_play.py
                     'forced_playouts', 'fast_sims', 'full_share'),
-    'training': ('samples', 'window', 'epochs', 'symmetries'),                # train_network.py
+    'training': ('samples', 'window', 'epochs', 'symmetries', 'learning_rate'),  # train_network.py
     'evaluation': ('opening',),                                               # evaluate_best_player.py
     'cycle': ('cycles', 'minutes', 'cpu_minutes', 'gate', 'eval_games', 'best_games', 'best_every', 'keep_every', 'until_perfect'),
     'student': ('network', 'filters', 'blocks'),                               # distill.py's student

@@ -98,6 +98,24 @@ def test_training_keeps_its_compiled_model_and_starts_each_cycle_from_best(workd
     assert second['loss'] == pytest.approx(first['loss'], rel=1e-4)
 
 
+def test_a_smaller_learning_rate_moves_the_weights_less(workdir):
+    import keras
+    game = load_game('connect4')
+    keras.utils.set_random_seed(0)
+    save_model(build_network(game, 'resnet', **TINY), model_path(game, 'best.h5'))
+    write_tiny_history(game, sample_positions(game, 64, seed=3))
+
+    def trained(name):  # what the optimizer moves (batch normalization's statistics move without it)
+        return [v.numpy() for v in load_model(model_path(game, name), game).trainable_weights]
+
+    def step_taken(learning_rate):
+        train_network(game, samples=100, batch_size=16, seed=0, learning_rate=learning_rate)
+        return np.sqrt(sum(float(np.sum((a - b) ** 2)) for a, b in zip(trained('latest.h5'), trained('best.h5'))))
+
+    book, tenth = step_taken(0.001), step_taken(0.0001)
+    assert 0.03 * book < tenth < 0.3 * book  # Adam's steps scale with the rate
+
+
 def test_a_bad_network_name_is_named_with_the_choices(workdir):
     result = subprocess.run([sys.executable, os.path.join(REPO, 'dual_network.py'), '--network', 'mlp'],
                             capture_output=True, text=True, cwd=workdir)
