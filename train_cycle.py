@@ -256,7 +256,7 @@ def metrics_record(progress, seconds_before, cpu_seconds_before, gate):
         'games': stats['games'], 'positions': stats['positions'],
         'positions_per_second': stats['positions_per_second'], 'cache_hit_rate': stats['cache_hit_rate'],
         'samples': train['samples'], 'loss': train['loss'], 'policy_loss': train['pi_loss'], 'value_loss': train['v_loss'],
-        'margin_loss': train.get('margin_loss'),
+        'margin_loss': train.get('margin_loss'), 'learning_rate': train.get('learning_rate'),
         'gate_score': evaluation['average'], 'gate': gate, 'best_changed': 'best' in progress,
         'scores': progress.get('best'), 'exact': progress.get('exact'),
     }

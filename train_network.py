@@ -115,7 +115,7 @@ def train_network(game=None, epochs=RN_EPOCHS, *, batch_size=RN_BATCH_SIZE, trus
         keep['model'] = model
     losses = {name: [float(x) for x in history.history[name]] for name in ('loss', 'pi_loss', 'v_loss', 'margin_loss')
               if name in history.history}
-    losses['samples'] = len(value)
+    losses['samples'], losses['learning_rate'] = len(value), learning_rate
     return losses
 
 

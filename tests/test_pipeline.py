@@ -132,7 +132,7 @@ def test_train_cycle_end_to_end(workdir):
     shipped = tree_digest(PRETRAINED_DIR)
     result = run_script('train_cycle.py', '--cycles', '2', '--games', '8', '--sims', '8', '--epochs', '2',
                         '--filters', '8', '--blocks', '1', '--eval-games', '4', '--best-games', '2',
-                        '--keep-every', '2', cwd=workdir)
+                        '--keep-every', '2', '--learning-rate', '0.0005', cwd=workdir)
     assert result.returncode == 0, result.stderr[-3000:]
     assert (workdir / 'model' / 'best.h5').exists() and (workdir / 'model' / 'best.onnx').exists()
     assert (workdir / 'model' / 'latest.h5').exists()
@@ -149,7 +149,7 @@ def test_train_cycle_end_to_end(workdir):
     records = [json.loads(line) for line in (workdir / 'model' / 'metrics.jsonl').read_text().splitlines()]
     assert [r['cycle'] for r in records] == [1, 2]
     for record in records:
-        assert len(record['policy_loss']) == len(record['value_loss']) == 2
+        assert len(record['policy_loss']) == len(record['value_loss']) == 2 and record['learning_rate'] == 0.0005
         assert set(record['seconds']) >= {'self_play', 'train', 'evaluate', 'exact'}
         assert record['games'] == 8 and record['positions'] >= 8 * 5 and 0 <= record['gate_score'] <= 1
         assert 0 < record['exact']['optimal_move_accuracy'] <= 1
