@@ -124,11 +124,26 @@ def check_model_file(path, game):
                         f'{os.path.join(path, "best.h5")}.')
 
 
+def games_taking(input_shape):
+    """The games whose networks take input planes of this shape (what a refused model may be for)."""
+    from alphazero.games import GAMES, load_game
+    names = []
+    for name in GAMES:
+        try:
+            if tuple(load_game(name).INPUT_SHAPE) == tuple(input_shape):
+                names.append(name)
+        except Exception:  # a game whose optional library is not installed (full shogi's cshogi)
+            continue
+    return names
+
+
 def check_shapes(game, path, input_shape, output_shapes):
     """Raise a UserError unless a model's input and output shapes (without the batch) fit `game`."""
     if tuple(input_shape) != tuple(game.INPUT_SHAPE):
+        fitting = games_taking(input_shape)
+        other_game = f'; if it is a model of {" or ".join(fitting)}, add --game {fitting[0]}' if fitting else ''
         raise UserError(f'{path} takes input {tuple(input_shape)}, but {game.NAME} needs {tuple(game.INPUT_SHAPE)}: '
-                        f'{model_advice(game, path)}.')
+                        f'{model_advice(game, path)}{other_game}.')
     shapes = [tuple(shape) for shape in output_shapes]
     if shapes[:2] != [(game.ACTION_COUNT,), (1,)] or shapes[2:] not in ([], [(1,)]):
         raise UserError(f'{path} has outputs {shapes}, but {game.NAME} needs [({game.ACTION_COUNT},), (1,)] (and '

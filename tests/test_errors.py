@@ -30,6 +30,17 @@ def test_model_for_another_board_is_refused_with_the_expected_shapes(workdir):
         load_model('model/best.h5', game)
     message = str(error.value)
     assert message.startswith('model/best.h5 takes input (4, 4, 2), but tictactoe needs (3, 3, 2): move it away, then')
+    assert '--game' not in message  # no game takes 4 x 4 planes
+
+
+def test_a_model_of_another_game_names_the_game_it_fits(workdir):
+    from alphazero.games import load_game
+    othello8 = load_game('othello8')
+    save_model(tiny_model(rules=othello8), 'other.h5')
+    result = run_script('export.py', 'other.h5', cwd=workdir)
+    assert result.returncode != 0 and 'Traceback' not in result.stderr
+    assert 'other.h5 takes input (8, 8, 2), but tictactoe needs (3, 3, 2)' in result.stderr
+    assert result.stderr.strip().endswith('if it is a model of othello8, add --game othello8.')
 
 
 @pytest.mark.parametrize('content', ['truncated', 'text'])
