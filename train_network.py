@@ -25,8 +25,8 @@ RN_EPOCHS = 100         # training epochs per cycle
 RN_BATCH_SIZE = 128     # samples per gradient step
 RN_WINDOW = 1           # history files to train on: the book uses only the newest
 RN_SAMPLES = 0          # beyond the book: train on this many samples drawn from the window instead
-RN_LEARNING_RATE = 0.001  # the step schedule's first rate (the book's)
                         # of epochs over every sample (0: epochs, as in the book)
+RN_LEARNING_RATE = 0.001  # the step schedule's first rate (the book's)
 
 
 # The training data, as (positions, policies, values): the newest `window` readable history files.
