@@ -35,11 +35,23 @@ class _DropLegacyH5Notice(logging.Filter):
 TENSORFLOW_NOTICES = ('All log messages before absl::InitializeLog()', 'oneDNN custom operations are on')
 
 
+def keras_backend():
+    """The backend Keras runs on: TensorFlow, the book's, unless KERAS_BACKEND names another (docs/scaling.md)."""
+    return os.environ.get('KERAS_BACKEND', 'tensorflow')
+
+
+def require_tensorflow(what):
+    """Refuse, in one line, what only Keras on TensorFlow can do (the ONNX export, the Keras search)."""
+    if keras_backend() != 'tensorflow':
+        raise UserError(f'{what} needs Keras on TensorFlow: run it without KERAS_BACKEND={keras_backend()} '
+                        '(docs/scaling.md)')
+
+
 def quiet_keras():
     """Import TensorFlow without its start-up notices (anything else it prints still shows), and
     drop Keras' legacy-format notice. Call before the first `import keras` of a stage."""
     logging.getLogger('absl').addFilter(_DropLegacyH5Notice())
-    if 'tensorflow' in sys.modules:
+    if 'tensorflow' in sys.modules or keras_backend() != 'tensorflow':
         return
     # The notices come from C++, so catch file descriptor 2 itself while TensorFlow loads
     sys.stderr.flush()

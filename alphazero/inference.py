@@ -14,7 +14,7 @@ import os
 
 import numpy as np
 
-from alphazero.cli import UserError
+from alphazero.cli import UserError, keras_backend, quiet_keras, require_tensorflow
 
 INPUT_NAME = 'input'                 # ONNX input: (batch, H, W, C) float32
 OUTPUT_NAMES = ('pi', 'v')           # ONNX outputs: policy (batch, A) softmax, value (batch, 1) tanh
@@ -22,24 +22,36 @@ MARGIN_NAME = 'margin'               # and with a margin head: margin (batch, 1)
 SOURCE_KEY = 'source_sha256'         # ONNX metadata: hash of the .h5 file it was converted from
 
 # The device the networks run on, chosen once per process with --device (docs/scaling.md)
-PROVIDERS = {'cpu': ['CPUExecutionProvider'], 'gpu': ['CUDAExecutionProvider', 'CPUExecutionProvider']}
+PROVIDERS = {'cpu': ['CPUExecutionProvider'],
+             'gpu': [('CUDAExecutionProvider', {'cudnn_conv_algo_search': 'HEURISTIC'}), 'CPUExecutionProvider']}
 device = 'cpu'
 
 
 def use_device(name):
-    """Run onnxruntime (and check that TensorFlow can train) on 'cpu', the default, or 'gpu'."""
+    """Run onnxruntime on 'cpu', the default, or 'gpu', and then check that Keras can train there."""
     global device
     if name == 'gpu':
         import onnxruntime
+        # onnxruntime-gpu finds the CUDA and cuDNN of the nvidia-* pip packages only when told to
+        if hasattr(onnxruntime, 'preload_dlls'):
+            onnxruntime.preload_dlls()
         if 'CUDAExecutionProvider' not in onnxruntime.get_available_providers():
             raise UserError('--device gpu: onnxruntime finds no CUDA GPU here; on a machine with an NVIDIA GPU '
                             'install the GPU builds (docs/scaling.md), or leave out --device')
-        from alphazero.cli import quiet_keras
-        quiet_keras()
-        import tensorflow as tf
-        if not tf.config.list_physical_devices('GPU'):
-            raise UserError('--device gpu: TensorFlow finds no GPU (the CPU build is installed?); see docs/scaling.md')
+        if not keras_finds_gpu():
+            raise UserError(f'--device gpu: Keras on {keras_backend()} finds no GPU (its CPU build is installed?); '
+                            'see docs/scaling.md')
     device = name
+
+
+def keras_finds_gpu():
+    """Whether the backend Keras runs on (TensorFlow, or JAX with KERAS_BACKEND=jax) sees a GPU."""
+    if keras_backend() == 'jax':
+        import jax
+        return any(d.platform == 'gpu' for d in jax.devices())
+    quiet_keras()
+    import tensorflow as tf
+    return bool(tf.config.list_physical_devices('GPU'))
 
 
 def add_device_flag(parser):
@@ -100,6 +112,11 @@ class OnnxNetwork(Network):
             self.session = onnxruntime.InferenceSession(path, options, providers=PROVIDERS[device])
         except Exception as error:
             raise UserError(f'{name} is not a readable ONNX model ({str(error).splitlines()[0][:80]}): {advice}.') from None
+        # onnxruntime falls back to the CPU when CUDA's libraries do not load; --device gpu must not
+        wanted = PROVIDERS[device][0][0] if device == 'gpu' else PROVIDERS[device][0]
+        if wanted not in self.session.get_providers():
+            raise UserError(f'--device {device}: onnxruntime could not start {wanted} for {name} '
+                            '(its messages above name the library it missed); see docs/scaling.md')
         self.path = path
         names = ([i.name for i in self.session.get_inputs()], [o.name for o in self.session.get_outputs()])
         if names[0] != [INPUT_NAME] or sorted(names[1]) not in (sorted(OUTPUT_NAMES), sorted([*OUTPUT_NAMES, MARGIN_NAME])):
@@ -112,8 +129,12 @@ class OnnxNetwork(Network):
 
     def outputs(self, planes):
         """Policies (N, A), values (N,) and margins (N,) or None."""
-        policies, values, *margins = self.session.run(self.output_names, {INPUT_NAME: np.asarray(planes, dtype=np.float32)})
-        return policies, values.reshape(-1), margins[0].reshape(-1) if margins else None
+        planes = np.asarray(planes, dtype=np.float32)
+        count = len(planes)
+        if device == 'gpu':  # a few batch shapes, not one per count: CUDA prepares each shape it sees once, slowly
+            planes = np.concatenate([planes, np.zeros(((1 << (count - 1).bit_length()) - count, *planes.shape[1:]), np.float32)])
+        policies, values, *margins = self.session.run(self.output_names, {INPUT_NAME: planes})
+        return policies[:count], values.reshape(-1)[:count], margins[0].reshape(-1)[:count] if margins else None
 
 
 def file_sha256(path):
@@ -163,4 +184,5 @@ def load_network(h5_path, game, backend='auto'):
             return network, f'{onnx_path} on onnxruntime'
     if backend == 'onnx':
         raise UserError(f'{onnx_path} is missing or older than {h5_path}: run `python export.py` first.')
+    require_tensorflow(f'the search on Keras ({h5_path} has no current .onnx export, or --backend keras)')
     return KerasNetwork(load_model(h5_path, game)), f'{h5_path} on Keras'

@@ -13,7 +13,7 @@ import os
 
 import numpy as np
 
-from alphazero.cli import UserError, quiet_keras
+from alphazero.cli import UserError, quiet_keras, require_tensorflow
 from alphazero.files import SIMS_KEY, atomic_output, load_model, recorded_sims
 from alphazero.games import as_game, model_path, sample_positions
 from alphazero.inference import (INPUT_NAME, MARGIN_NAME, OUTPUT_NAMES, SOURCE_KEY, KerasNetwork, OnnxNetwork,
@@ -35,6 +35,7 @@ def convert_erfc(ctx, node, name, args):
 
 # Convert h5_path to onnx_path; returns the largest difference between Keras and onnxruntime
 def export(h5_path=None, onnx_path=None, game=None):
+    require_tensorflow('the ONNX export')
     quiet_keras()
     import tensorflow as tf
     import tf2onnx

@@ -65,12 +65,12 @@ def new_model(game, args):
     return build_network(game, arguments.pop('network'), **arguments)
 
 
-def fit_rate(game, args, data, jit_compile, steps_per_execution):
+def fit_rate(game, args, data, jit_compile, steps_per_execution, batch_size=RN_BATCH_SIZE):
     model = new_model(game, args)
     compile_model(model, jit_compile, steps_per_execution)
     timer = EpochTimer()
     position, policy, value = data
-    model.fit(position, [policy, value], batch_size=RN_BATCH_SIZE, epochs=args.epochs + 1, verbose=0,
+    model.fit(position, [policy, value], batch_size=batch_size, epochs=args.epochs + 1, verbose=0,
               callbacks=[timer.callback])
     return len(value) / statistics.median(timer.times[1:])
 
