@@ -1,7 +1,8 @@
 """The tables of measured figures in the pages, made from the files that hold them: the shipped
 models in README.md, README.ja.md and docs/strength.md, their levels of play and settai mode in
 docs/strength.md (pretrained/*/model.json, docs/settai/*.json), full shogi's comparison of networks
-in docs/shogi.md, the recipes in docs/recipes.md (docs/recipes/*.json). Run
+in docs/shogi.md, the recipes in docs/recipes.md (docs/recipes/*.json), a GPU against the CPUs in
+docs/scaling.md (docs/scaling/gpu.json). Run
 `python docs/make_tables.py` after a model or its measurements change; tests/test_docs.py fails
 when a page's table and its source disagree."""
 import argparse
@@ -148,10 +149,36 @@ def settai_table(page):
     return '\n'.join(rows)
 
 
+# What a GPU bought, against the same machine's CPUs (docs/scaling.md), from docs/scaling/gpu.json
+GPU_BEGIN = '<!-- the table below is made by docs/make_tables.py from docs/scaling/gpu.json -->'
+
+
+def gpu_table(page):
+    with open(os.path.join(ROOT, 'docs', 'scaling', 'gpu.json'), encoding='utf-8') as f:
+        gpu = json.load(f)
+    rows = ['| what | how | CPU | GPU | GPU / CPU |', '|---|---|---|---|---|']
+    runs = gpu['self_play']['runs']
+    for run in runs:
+        if run['device'] != 'gpu':
+            continue
+        cpu = next(r for r in runs if r['device'] == 'cpu' and r['parallel'] == run['parallel'])
+        rate = run['positions_per_second']
+        shown, ratio = (f'{rate:g}', f'{rate / cpu["positions_per_second"]:.2f} x') if rate else (run['note'], '-')
+        rows.append(f'| self-play, {run["games"]} games, {run["parallel"]} at once (positions/s) | {run["search"]} | '
+                    f'{cpu["positions_per_second"]:g} | {shown} | {ratio} |')
+    evaluations = gpu['evaluations']
+    for batch, cpu, device in zip(evaluations['batch'], evaluations['cpu'], evaluations['gpu']):
+        rows.append(f'| network evaluations/s, batch {batch} | onnxruntime | {cpu:,} | {device:,} | {device / cpu:.1f} x |')
+    for run in gpu['training']['runs']:
+        rows.append(f'| training samples/s | {run["what"]} | {run["cpu"]:,} | {run["gpu"]:,} | {run["gpu"] / run["cpu"]:.1f} x |')
+    return '\n'.join(rows)
+
+
 PAGES = {'README.md': [(BEGIN, table)], 'README.ja.md': [(BEGIN, table)],
          os.path.join('docs', 'strength.md'): [(BEGIN, table), (LEVELS_BEGIN, levels_table), (SETTAI_BEGIN, settai_table)],
          os.path.join('docs', 'shogi.md'): [(SHOGI_BEGIN, shogi_table)],
-         os.path.join('docs', 'recipes.md'): [(RECIPES_BEGIN, recipes_table)]}
+         os.path.join('docs', 'recipes.md'): [(RECIPES_BEGIN, recipes_table)],
+         os.path.join('docs', 'scaling.md'): [(GPU_BEGIN, gpu_table)]}
 
 
 def regenerated(page):
