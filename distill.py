@@ -15,7 +15,6 @@
 import json
 import os
 import tempfile
-import time
 
 import numpy as np
 from tqdm import tqdm
@@ -26,7 +25,7 @@ from alphazero.files import atomic_output, save_model
 from alphazero.flags import (add_exploration_flags, add_network_flags, add_opening_flag, check_network_flags,
                              network_arguments)
 from alphazero.games import add_game_flag, game_flag, load_game, model_path
-from alphazero.inference import OnnxNetwork, load_network
+from alphazero.inference import OnnxNetwork, evaluation_rate, load_network
 from alphazero.limits import MAX_GAMES, MAX_SIMS, check_network, check_self_play, file_path, seed, whole_number
 from alphazero.match import MctsPlayer, match_summary, paired_openings, play_match, play_self_play
 from alphazero.onnx_export import export
@@ -47,6 +46,7 @@ DS_MATCH_GAMES = 40       # student vs teacher games at equal simulations (dupli
 DS_NETWORK = DN_NETWORK        # the student's network unless the game's recipe or --network says otherwise
 DS_FILTERS, DS_BLOCKS = 32, 2  # the student's size unless --filters and --blocks say otherwise
 SPEED_BATCH = 128         # positions per network call when timing the two networks
+SPEED_SECONDS = 3.0       # and how long each is timed
 
 
 # The student learns the teacher's distributions and the results, each position in a random symmetry
@@ -69,17 +69,6 @@ def train_student(game, network, data, epochs, batch_size, rng, seed=None):
 def agreement(student, position, policy):
     predicted, _ = student(position)
     return float(np.mean(predicted.argmax(axis=1) == policy.argmax(axis=1)))
-
-
-# Positions per second of a network on onnxruntime, in calls of SPEED_BATCH positions
-def positions_per_second(network, position, seconds=3.0):
-    batch = position[:SPEED_BATCH]
-    network(batch)
-    calls, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        network(batch)
-        calls += 1
-    return calls * len(batch) / (time.perf_counter() - start)
 
 
 def parse_args(argv=None):
@@ -141,8 +130,8 @@ def main():
         report['agreement_positions'] = len(measure[2])
     sizes = {name: os.path.getsize(network.path) for name, network in (('teacher', teacher), ('student', student))}
     report['file_bytes'] = sizes
-    report['positions_per_second'] = {'teacher': positions_per_second(teacher, learn[0]),
-                                      'student': positions_per_second(student, learn[0])}
+    report['positions_per_second'] = {'teacher': evaluation_rate(teacher, learn[0][:SPEED_BATCH], SPEED_SECONDS),
+                                      'student': evaluation_rate(student, learn[0][:SPEED_BATCH], SPEED_SECONDS)}
     if args.match_games:
         determinize = game.determinize
         students = MctsPlayer(Evaluator(student), args.sims, 0.0, rng, determinize=determinize)

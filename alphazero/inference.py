@@ -11,6 +11,7 @@ its `margin_weight` W is set: then (1 - W) x value + W x margin (set_margin_weig
 """
 import hashlib
 import os
+import time
 
 import numpy as np
 
@@ -135,6 +136,18 @@ class OnnxNetwork(Network):
             planes = np.concatenate([planes, np.zeros(((1 << (count - 1).bit_length()) - count, *planes.shape[1:]), np.float32)])
         policies, values, *margins = self.session.run(self.output_names, {INPUT_NAME: planes})
         return policies[:count], values.reshape(-1)[:count], margins[0].reshape(-1)[:count] if margins else None
+
+
+def evaluation_rate(network, planes, seconds):
+    """Positions a network evaluates per second, called on the same batch `planes` again and again
+    for `seconds` after three calls of warm-up."""
+    for _ in range(3):
+        network(planes)
+    calls, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        network(planes)
+        calls += 1
+    return calls * len(planes) / (time.perf_counter() - start)
 
 
 def file_sha256(path):

@@ -16,30 +16,17 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np  # noqa: E402
 
 from alphazero.games import GAMES, load_game  # noqa: E402
-from alphazero.inference import OnnxNetwork  # noqa: E402
+from alphazero.inference import OnnxNetwork, evaluation_rate  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BATCHES = (1, 16)
 SECONDS = 3.0   # timing per batch size
-
-
-# Positions per second of onnxruntime in this process (a session of one thread), random planes
-def python_speed(network, game, batch):
-    planes = np.random.default_rng(0).random((batch, *game.INPUT_SHAPE), dtype=np.float32)
-    for _ in range(3):
-        network(planes)
-    calls, start = 0, time.perf_counter()
-    while time.perf_counter() - start < SECONDS:
-        network(planes)
-        calls += 1
-    return calls * batch / (time.perf_counter() - start)
 
 
 # Positions per second in Chromium: play_web.py serves the model, browser_speed.mjs times it
@@ -78,7 +65,8 @@ def main():
         network = OnnxNetwork(path, threads=1)
         cells = []
         for batch in BATCHES:
-            local = python_speed(network, game, batch)
+            planes = np.random.default_rng(0).random((batch, *game.INPUT_SHAPE), dtype=np.float32)
+            local = evaluation_rate(network, planes, SECONDS)
             cells.append(f'{web[batch]:11,.0f} {local:10,.0f} {web[batch] / local:6.2f}')
         print(f'{os.path.relpath(path)[-40:]:40} {os.path.getsize(path) / 1e6:6.2f}MB ' + ' '.join(cells))
 

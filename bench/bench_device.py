@@ -11,7 +11,6 @@ Run: .venv/bin/python bench/bench_device.py [--game othello8] [--model pretraine
 """
 import os
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
@@ -29,18 +28,7 @@ from dual_network import DN_FILTERS, DN_HEADS, DN_LAYERS, DN_NETWORK, DN_RESIDUA
 from train_network import RN_BATCH_SIZE  # noqa: E402
 
 BATCH_SIZES = (1, 8, 32, 128, 512, 1024)
-SECONDS_PER_RATE = 1.0  # each rate is timed over at least this long, after a warm-up
-
-
-def evaluation_rate(network, planes):
-    """Positions evaluated per second, calling the network on `planes` again and again."""
-    for _ in range(3):
-        network(planes)
-    calls, start = 0, time.perf_counter()
-    while time.perf_counter() - start < SECONDS_PER_RATE:
-        network(planes)
-        calls += 1
-    return calls * len(planes) / (time.perf_counter() - start)
+SECONDS_PER_RATE = 1.0  # each rate is timed over at least this long
 
 
 # Each device onnxruntime has here: the CPU, and CUDA when onnxruntime-gpu is installed
@@ -72,7 +60,7 @@ def main():
     for device in onnx_devices():
         inference.use_device(device)
         network = inference.OnnxNetwork(model)
-        rates[device] = [evaluation_rate(network, positions[:size]) for size in BATCH_SIZES]
+        rates[device] = [inference.evaluation_rate(network, positions[:size], SECONDS_PER_RATE) for size in BATCH_SIZES]
     inference.use_device('cpu')
     print(f'(a) {model}: network evaluations/s on onnxruntime')
     for index, size in enumerate(BATCH_SIZES):
