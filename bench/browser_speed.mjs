@@ -15,8 +15,9 @@ try {
     const { GAMES } = await import('/games.js');
     ort.env.wasm.wasmPaths = '/ort/';
     ort.env.wasm.numThreads = 1;
-    const game = GAMES[(await (await fetch('/config.json')).json()).game];
-    const session = await ort.InferenceSession.create('/model.onnx');
+    const name = (await (await fetch('/config.json')).json()).game;
+    const game = GAMES[name];
+    const session = await ort.InferenceSession.create(`/model/${name}.onnx`);
     const speeds = {};
     for (const batch of batches) {
       const size = batch * game.rows * game.columns * game.channels;
