@@ -51,15 +51,20 @@ def quiet_keras():
     """Import TensorFlow without its start-up notices (anything else it prints still shows), and
     drop Keras' legacy-format notice. Call before the first `import keras` of a stage."""
     logging.getLogger('absl').addFilter(_DropLegacyH5Notice())
-    if 'tensorflow' in sys.modules or keras_backend() != 'tensorflow':
+    if 'tensorflow' in sys.modules:
         return
-    # The notices come from C++, so catch file descriptor 2 itself while TensorFlow loads
+    # The notices come from C++, so catch file descriptor 2 itself while TensorFlow loads. Keras on
+    # another backend (KERAS_BACKEND=jax) needs no TensorFlow, but loads it to read .h5 files where
+    # it is installed
     sys.stderr.flush()
     saved = os.dup(2)
     with tempfile.TemporaryFile() as captured:
         os.dup2(captured.fileno(), 2)
         try:
             import tensorflow  # noqa: F401
+        except ModuleNotFoundError:
+            if keras_backend() == 'tensorflow':
+                raise
         finally:
             os.dup2(saved, 2)
             os.close(saved)

@@ -1,6 +1,6 @@
 """Where the networks run: --device gpu refuses what would quietly run on the CPU, and Keras on
-another backend than TensorFlow (KERAS_BACKEND=jax, the GPU's training in docs/scaling.md) trains
-without loading TensorFlow, while what needs TensorFlow says so in one line."""
+another backend than TensorFlow (KERAS_BACKEND=jax, the GPU's training in docs/scaling.md) needs no
+TensorFlow installed, while what needs TensorFlow says so in one line."""
 import os
 import shutil
 import subprocess
@@ -29,11 +29,27 @@ def test_a_gpu_session_that_fell_back_to_the_cpu_is_refused(monkeypatch):
         inference.OnnxNetwork(pretrained_path(load_game('othello8'), 'best.onnx'))
 
 
-@pytest.mark.parametrize('backend, loads_tensorflow', [('tensorflow', True), ('jax', False)])
-def test_keras_loads_tensorflow_only_on_the_tensorflow_backend(tmp_path, backend, loads_tensorflow):
-    code = 'import sys; from alphazero.cli import quiet_keras; quiet_keras(); print("tensorflow" in sys.modules)'
+# Hides TensorFlow as if it were not installed
+WITHOUT_TENSORFLOW = """
+import sys
+class NotInstalled:
+    def find_spec(self, name, path=None, target=None):
+        if name.split('.')[0] == 'tensorflow':
+            raise ModuleNotFoundError(f'No module named {name!r}')
+sys.meta_path.insert(0, NotInstalled())
+"""
+
+
+@pytest.mark.parametrize('backend, installed, outcome', [('tensorflow', True, 'loaded'), ('jax', True, 'loaded'),
+                                                         ('jax', False, 'not loaded'), ('tensorflow', False, 'error')])
+def test_keras_needs_tensorflow_only_on_the_tensorflow_backend(tmp_path, backend, installed, outcome):
+    code = ('import sys\n' + ('' if installed else WITHOUT_TENSORFLOW) +
+            'from alphazero.cli import quiet_keras\n'
+            'try:\n    quiet_keras()\nexcept ModuleNotFoundError:\n    print("error")\n'
+            'else:\n    print("loaded" if "tensorflow" in sys.modules else "not loaded")\n')
     result = run_on_backend(backend, '-c', code, cwd=tmp_path)
-    assert result.stdout.strip() == str(loads_tensorflow), result.stderr
+    assert result.stdout.strip() == outcome, result.stderr[-2000:]
+    assert 'oneDNN' not in result.stderr and 'absl::InitializeLog' not in result.stderr  # quietly
 
 
 @pytest.mark.parametrize('argv', [['export.py', 'best.h5', '--game', 'othello8'],
