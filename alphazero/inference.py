@@ -23,8 +23,9 @@ MARGIN_NAME = 'margin'               # and with a margin head: margin (batch, 1)
 SOURCE_KEY = 'source_sha256'         # ONNX metadata: hash of the .h5 file it was converted from
 
 # The device the networks run on, chosen once per process with --device (docs/scaling.md)
-PROVIDERS = {'cpu': ['CPUExecutionProvider'],
-             'gpu': [('CUDAExecutionProvider', {'cudnn_conv_algo_search': 'HEURISTIC'}), 'CPUExecutionProvider']}
+PROVIDERS = {'cpu': ['CPUExecutionProvider'], 'gpu': ['CUDAExecutionProvider', 'CPUExecutionProvider']}
+# cuDNN's convolutions chosen by its heuristic: trying each one for every new batch shape took minutes
+PROVIDER_OPTIONS = {'CUDAExecutionProvider': {'cudnn_conv_algo_search': 'HEURISTIC'}}
 device = 'cpu'
 
 
@@ -110,13 +111,14 @@ class OnnxNetwork(Network):
         options.intra_op_num_threads = threads or usable
         name = path if isinstance(path, str) else 'the model sent'
         try:
-            self.session = onnxruntime.InferenceSession(path, options, providers=PROVIDERS[device])
+            self.session = onnxruntime.InferenceSession(
+                path, options, providers=PROVIDERS[device],
+                provider_options=[PROVIDER_OPTIONS.get(provider, {}) for provider in PROVIDERS[device]])
         except Exception as error:
             raise UserError(f'{name} is not a readable ONNX model ({str(error).splitlines()[0][:80]}): {advice}.') from None
         # onnxruntime falls back to the CPU when CUDA's libraries do not load; --device gpu must not
-        wanted = PROVIDERS[device][0][0] if device == 'gpu' else PROVIDERS[device][0]
-        if wanted not in self.session.get_providers():
-            raise UserError(f'--device {device}: onnxruntime could not start {wanted} for {name} '
+        if PROVIDERS[device][0] not in self.session.get_providers():
+            raise UserError(f'--device {device}: onnxruntime could not start {PROVIDERS[device][0]} for {name} '
                             '(its messages above name the library it missed); see docs/scaling.md')
         self.path = path
         names = ([i.name for i in self.session.get_inputs()], [o.name for o in self.session.get_outputs()])
@@ -133,7 +135,8 @@ class OnnxNetwork(Network):
         planes = np.asarray(planes, dtype=np.float32)
         count = len(planes)
         if device == 'gpu':  # a few batch shapes, not one per count: CUDA prepares each shape it sees once, slowly
-            planes = np.concatenate([planes, np.zeros(((1 << (count - 1).bit_length()) - count, *planes.shape[1:]), np.float32)])
+            padding = (1 << (count - 1).bit_length()) - count
+            planes = np.concatenate([planes, np.zeros((padding, *planes.shape[1:]), np.float32)])
         policies, values, *margins = self.session.run(self.output_names, {INPUT_NAME: planes})
         return policies[:count], values.reshape(-1)[:count], margins[0].reshape(-1)[:count] if margins else None
 
