@@ -230,7 +230,11 @@ class EnginePlayer:
         return self.games[live_game.index]
 
     def choose(self, states, games):
-        # Tell every engine the moves it has not seen and ask for its move; they all think at once
+        return self.ask(states, games)()
+
+    def ask(self, states, games):
+        """Tell every engine the moves it has not seen and ask for its move; they all think at once,
+        in their own processes, until the returned function reads their answers."""
         asked = []
         for live_game in games:
             engine_game = self.engine_game(live_game)
@@ -242,8 +246,10 @@ class EnginePlayer:
                 engine_game.told += 1
             engine_game.engine.send(f'genmove {COLORS[color_to_move(engine_game.state)]}')
             asked.append((engine_game, plays))
+        return lambda: self.answers(asked, states)
 
-        # Read the answers: our moves must be accepted, the engine's own must be legal
+    def answers(self, asked, states):
+        # Our moves must be accepted, the engine's own must be legal
         choices = []
         for (engine_game, plays), state in zip(asked, states):
             number = engine_game.live_game.index + 1

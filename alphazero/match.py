@@ -384,14 +384,18 @@ def play_games(new_state, pairings, parallel=None, record=False, progress=None, 
                 state = state.next(action)
             live[index] = LiveGame(index, state, opening)
 
-        # Group the live games by the player to move, and let each player answer its group at once
+        # Group the live games by the player to move, and let each player answer its group at once;
+        # engines (other processes) are asked first, so that they think while our search runs
         by_player = {}
         for index, game in live.items():
             player = pairings[index][0 if game.state.is_first_player() else 1]
             by_player.setdefault(id(player), (player, []))[1].append(game)
-        for player, games in by_player.values():
-            choices = player.choose([game.state for game in games], games)
-            for game, (action, policy) in zip(games, choices):
+        pending = []  # (games, their choices, or a function that reads an engine's answers)
+        for player, games in sorted(by_player.values(), key=lambda group: not hasattr(group[0], 'ask')):
+            states = [game.state for game in games]
+            pending.append((games, player.ask(states, games) if hasattr(player, 'ask') else player.choose(states, games)))
+        for games, choices in pending:
+            for game, (action, policy) in zip(games, choices() if callable(choices) else choices):
                 if isinstance(action, str):  # an engine's claim: 'resign' or 'win'
                     game.claim = action
                     continue

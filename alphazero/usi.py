@@ -115,9 +115,16 @@ class UsiEnginePlayer:
         return self.engines[live_game.index][0]
 
     def choose(self, states, games):
-        # Every engine is told its game and starts thinking; then the answers are read
+        return self.ask(states, games)()
+
+    def ask(self, states, games):
+        """Every engine is told its game and starts thinking, in its own process, until the returned
+        function reads the answers."""
         for state, live_game in zip(states, games):
             self.engine(live_game).ask_move(state.usi_position() if self.protocol == 'usi' else state.uci_position())
+        return lambda: self.answers(states, games)
+
+    def answers(self, states, games):
         choices = []
         for state, live_game in zip(states, games):
             engine = self.engine(live_game)

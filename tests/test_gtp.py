@@ -6,6 +6,7 @@ import random
 import shutil
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -226,13 +227,16 @@ def test_match_summary_counts_results_and_gives_an_elo_interval():
     json.dumps(sweep, allow_nan=False)  # the metrics file stays plain JSON
 
 
-def fake_engine(tmp_path, genmove_answer='= a1', boardsize_answer='='):
-    """A GTP engine that answers every command with '=' and genmove with a fixed answer (or exits)."""
+def fake_engine(tmp_path, genmove_answer='= a1', boardsize_answer='=', asked_file=None):
+    """A GTP engine that answers every command with '=' and genmove with a fixed answer (or exits);
+    it creates `asked_file`, when given, as it reads a genmove."""
     script = tmp_path / 'fake_engine.py'
     script.write_text(f"""import sys
 for line in sys.stdin:
     words = line.split()
     if words[:1] == ['genmove']:
+        if {str(asked_file or '')!r}:
+            open({str(asked_file or '')!r}, 'w').close()
         if {genmove_answer!r} == 'exit':
             print('fake engine: out of ideas', file=sys.stderr)
             sys.exit(3)
@@ -259,6 +263,26 @@ def test_a_bad_engine_move_ends_the_match_with_a_clear_message(tmp_path, answer,
     with pytest.raises(UserError) as error:
         engine_match(load_game('othello8'), fake_engine(tmp_path, answer))
     assert message in str(error.value) and 'fake_engine.py' in str(error.value)
+
+
+def test_an_engine_thinks_while_our_player_chooses_in_another_game(tmp_path):
+    # Game 1 waits for our move, game 2 for the engine's: the engine must have been asked before
+    # our player starts, so that both think at once (on a strong engine, half the match's time)
+    asked = tmp_path / 'asked'
+
+    class Seen(Exception):
+        pass
+
+    def our_move(state):
+        deadline = time.monotonic() + 10
+        while not asked.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        raise Seen(asked.exists())
+    ours = FunctionPlayer(our_move)
+    game = load_game('othello8')
+    with EnginePlayer(fake_engine(tmp_path, asked_file=asked), game) as engine, pytest.raises(Seen) as seen:
+        play_games(game.State, [(ours, engine), (engine, ours)])
+    assert seen.value.args == (True,)
 
 
 def test_an_engine_that_cannot_start_or_refuses_the_board_is_named(tmp_path):
