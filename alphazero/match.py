@@ -390,12 +390,13 @@ def play_games(new_state, pairings, parallel=None, record=False, progress=None, 
         for index, game in live.items():
             player = pairings[index][0 if game.state.is_first_player() else 1]
             by_player.setdefault(id(player), (player, []))[1].append(game)
-        pending = []  # (games, their choices, or a function that reads an engine's answers)
-        for player, games in sorted(by_player.values(), key=lambda group: not hasattr(group[0], 'ask')):
-            states = [game.state for game in games]
-            pending.append((games, player.ask(states, games) if hasattr(player, 'ask') else player.choose(states, games)))
-        for games, choices in pending:
-            for game, (action, policy) in zip(games, choices() if callable(choices) else choices):
+        asked = [(games, player.ask([game.state for game in games], games))
+                 for player, games in by_player.values() if hasattr(player, 'ask')]
+        chosen = [(games, player.choose([game.state for game in games], games))
+                  for player, games in by_player.values() if not hasattr(player, 'ask')]
+        chosen += [(games, read_answers()) for games, read_answers in asked]
+        for games, choices in chosen:
+            for game, (action, policy) in zip(games, choices):
                 if isinstance(action, str):  # an engine's claim: 'resign' or 'win'
                     game.claim = action
                     continue

@@ -4,8 +4,8 @@ Plays the same games against a GTP (or USI) engine in two ways, alternately, --r
     overlapped      as match.play_games plays them: the engine is asked first and thinks in its own
                     process while our search answers the games where it is our move
     one at a time   the engine can only answer when asked, so our search waits for it and it for us
-Both play the same openings with a deterministic search and engine, so the same games. Prints each
-run's wall-clock seconds, the medians and their ratio. A fresh player per run: the cache starts empty.
+Both play the same openings, our search at temperature 0. Prints each run's wall-clock seconds, the
+medians and their ratio. A fresh player per run: the cache starts empty.
 Run: .venv/bin/python bench/bench_engines.py [--game othello8] [--engine "/usr/games/gtp-rhino -l 3"]
      [--games 8] [--parallel 4] [--sims 200] [--repeats 3]
 """

@@ -267,7 +267,7 @@ def test_a_bad_engine_move_ends_the_match_with_a_clear_message(tmp_path, answer,
 
 def test_an_engine_thinks_while_our_player_chooses_in_another_game(tmp_path):
     # Game 1 waits for our move, game 2 for the engine's: the engine must have been asked before
-    # our player starts, so that both think at once (on a strong engine, half the match's time)
+    # our player starts, so that both think at once
     asked = tmp_path / 'asked'
 
     class Seen(Exception):
