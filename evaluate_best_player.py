@@ -9,6 +9,7 @@
 # deterministic opponent would play the same few games again and again.
 
 import contextlib
+import dataclasses
 import os
 
 import numpy as np
@@ -16,14 +17,14 @@ from tqdm import tqdm
 
 from alphazero.cli import ArgumentParser, UserError, run
 from alphazero.exact import describe, exact_strength
-from alphazero.files import model_advice, playing_sims
+from alphazero.files import check_output, model_advice, playing_sims, read_kept, write_kept
 from alphazero.batched_mcts import SearchOptions
 from alphazero.flags import add_engine_flags, add_search_flags, add_settai_flag, search_options
 from alphazero.games import add_game_flag, as_game, load_game, model_path, playing_model_path
-from alphazero.inference import onnx_is_current, use_device
+from alphazero.inference import file_sha256, onnx_is_current, use_device
 from alphazero.limits import MAX_ENGINES, MAX_GAMES, MAX_PARALLEL, check_search, file_path, whole_number
 from alphazero.match import (FunctionPlayer, describe_match, duplicate_starts, engine_player, engine_problem,
-                             match_pairings, match_summary, mcts_player, paired_openings, play_games, player_points)
+                             match_pairings, match_summary, mcts_player, paired_openings, play_games)
 from alphazero.onnx_export import ensure_onnx
 from alphazero.settings import parse_game_args
 from alphazero.workers import add_worker_flags, worker_pool
@@ -46,11 +47,13 @@ def mean(points):
 # evaluate_count None: the simulations the model records, else PV_EVALUATE_COUNT; opponents: the names
 # of the game's fixed opponents to play (None: all of them); path: the model file (None: the game's best);
 # parallel: games at once (each engine game runs its own engine, so a slow engine wants fewer);
-# versus: other model files, each playing game_count games with the same search
+# versus: other model files, each playing game_count games with the same search; kept: a file that
+# keeps each game's points as the game ends, so that the same call after a stop plays only the rest
 def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT, *,
                          cache=True, backend='auto', seed=None, exact=True, engines=(),
                          engine_game_count=EP_ENGINE_GAME_COUNT, opening=EP_OPENING, pool=None, opponents=None,
-                         path=None, parallel=EP_PARALLEL, versus=(), options=SearchOptions(), settai=False):
+                         path=None, parallel=EP_PARALLEL, versus=(), options=SearchOptions(), settai=False,
+                         kept=None):
     game = as_game(game)
     fixed = {name: action for name, action in game.opponents().items() if opponents is None or name in opponents}
     path = path or playing_model_path(game)
@@ -58,9 +61,17 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
         evaluate_count, why = playing_sims(None, path, PV_EVALUATE_COUNT)
         print(f'the best player searches {evaluate_count} simulations per move ({why})')
 
-    # The openings: the same ones against every opponent, each once with each colour
+    # The openings: the same ones against every opponent, each once with each colour (or those of
+    # the games kept from a stopped run with the same settings, which are not played again)
+    settings = None
+    if kept:
+        settings = {'game': game.NAME, 'model_sha256': file_sha256(path), 'sims': evaluate_count, 'games': game_count,
+                    'opponents': list(fixed), 'versus': [file_sha256(other) for other in versus],
+                    'engines': list(engines), 'engine_games': engine_game_count, 'opening': opening, 'seed': seed,
+                    'options': dataclasses.asdict(options), 'settai': settai}
+    openings, done = read_kept(kept, settings, 'games', lambda games: {int(i): float(p) for i, p in games})
     rng = np.random.default_rng(seed)
-    openings = paired_openings(game, opening, max(game_count, engine_game_count if engines else 0), rng)
+    openings = openings or paired_openings(game, opening, max(game_count, engine_game_count if engines else 0), rng)
 
     # The game's fixed players on Ray workers (with `pool`), from the model's ONNX export
     points = {}
@@ -97,11 +108,22 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
         # A game dealt at random (point-Othello's values) is played twice per deal, colours swapped
         starts = [duplicate_starts(game, count) for _, _, count, _ in matches]
         starts = None if not starts or starts[0] is None else [start for match_starts in starts for start in match_starts]
-        with tqdm(total=len(pairings), desc='evaluate best player', unit='game') as progress:
-            results = play_games(game.State, pairings, parallel, progress=progress, openings=match_openings,
-                                 starts=starts)
+        # The best player's points game by game, each kept as its game ends
+        todo = [i for i in range(len(pairings)) if i not in done]
+
+        def finished(index, result):
+            i = todo[index]
+            done[i] = (result.value(pairings[i][0] is best) + 1) / 2
+            if kept:
+                write_kept(kept, settings, openings, 'games', sorted(done.items()))
+        with tqdm(total=len(pairings), initial=len(pairings) - len(todo), desc='evaluate best player',
+                  unit='game') as progress:
+            play_games(game.State, [pairings[i] for i in todo], parallel, progress=progress,
+                       openings=[match_openings[i] for i in todo], starts=starts and [starts[i] for i in todo],
+                       finished=finished)
+        played = [done[i] for i in range(len(pairings))]
         for name, _, count, _ in matches:
-            points[name], results = player_points(results[:count]), results[count:]
+            points[name], played = played[:count], played[count:]
 
     # Points per opponent: over all games, and as first (even games) and second player (odd)
     scores = {}
@@ -162,13 +184,18 @@ def parse_args(argv=None):
                              'engine about as many as there are cores (default: %(default)s)')
     add_search_flags(parser, None, PV_EVALUATE_COUNT)
     add_settai_flag(parser)
+    parser.add_argument('--keep', type=file_path, metavar='FILE',
+                        help="keep each game's result in FILE as the game ends: the same command run again after a "
+                             'stop plays only the games FILE lacks, and once all are there prints the result again '
+                             '(default: keep nothing)')
     add_worker_flags(parser)
     args = parse_game_args(parser, argv, ('evaluation',))
     game = load_game(args.game)
     check_engines(game, args.engine, args.parallel)
     check_search(game, args.sims or PV_EVALUATE_COUNT, args.parallel)
-    if args.settai and args.workers:
-        raise UserError('--settai plays in this process only: leave out --workers')
+    for flag in ('settai', 'keep'):
+        if getattr(args, flag) and args.workers:
+            raise UserError(f'--{flag} works on the games played in this process only: leave out --workers')
     args.opponents = chosen_opponents(game, args.opponent)
     if args.opponents == [] and not args.engine and not args.versus:
         raise UserError('--opponent none leaves nothing to play: add an --engine or a --versus model, or name an opponent')
@@ -181,13 +208,15 @@ def main():
     for model in [args.model, *args.versus]:
         if model and not os.path.exists(model):
             raise UserError(f'{model} not found: {model_advice(game, model, exists=False)}.')
+    if args.keep:
+        check_output(args.keep, args.model or playing_model_path(game), *args.versus)
     use_device(args.device)
     with worker_pool(args) or contextlib.nullcontext() as pool:
         evaluate_best_player(game, args.games, args.sims, cache=args.cache, backend=args.backend, seed=args.seed,
                              engines=args.engine, engine_game_count=args.engine_games,
                              opening=args.opening, pool=pool, opponents=args.opponents, path=args.model,
                              parallel=args.parallel, versus=args.versus, options=search_options(args),
-                             settai=args.settai)
+                             settai=args.settai, kept=args.keep)
 
 
 if __name__ == '__main__':

@@ -20,7 +20,7 @@ from tqdm import tqdm
 
 from alphazero.batched_mcts import Evaluator
 from alphazero.cli import ArgumentParser, UserError, run
-from alphazero.files import atomic_output, playing_sims
+from alphazero.files import atomic_output, playing_sims, read_kept, write_kept
 from alphazero.flags import add_engine_flags
 from alphazero.games import add_game_flag, load_game, playing_model_path
 from alphazero.inference import file_sha256, load_network
@@ -84,12 +84,14 @@ def measure_levels(game, path, sims, games=LV_GAME_COUNT, opening=LV_OPENING, en
     levels = standard_levels(sims)
     settings = {'model_sha256': file_sha256(path), 'sims': sims, 'games': games, 'opening': opening,
                 'engines': list(engines)}
-    openings, done = read_kept(kept, settings)
+    openings, done = read_kept(kept, settings, 'matches', lambda matches: {
+        (player, opponent): [float(p) for p in points] for player, opponent, points in matches})
     openings = openings or paired_openings(game, opening, games, rng)
 
     def keep(done):
         if kept:
-            write_kept(kept, settings, openings, done)
+            write_kept(kept, settings, openings, 'matches',
+                       [[player, opponent, points] for (player, opponent), points in done.items()])
     players = {level_name(level): level_player(evaluator, level, rng, game.determinize) for level in levels}
     with contextlib.ExitStack() as stack:
         opponents = {opponent_name(name): FunctionPlayer(action) for name, action in game.opponents().items()}
@@ -144,34 +146,6 @@ def refit(target, content):
     except (KeyError, TypeError) as error:
         raise UserError(f'{target}: its "levels" entry is not a ladder ({error}): measure it again with --write') from None
     return (*rate(levels, matches, opponents), matches)
-
-
-# The openings and matches {(player, opponent): points} a stopped measurement kept in `path`, when it
-# was made with the same `settings` (the model's digest, simulations, games, openings, engines); else
-# (None, {})
-def read_kept(path, settings):
-    if not path or not os.path.exists(path):
-        return None, {}
-    try:
-        with open(path, encoding='utf-8') as f:
-            content = json.load(f)
-        if content['settings'] != settings:
-            print(f'{path} was kept for other settings (model, simulations, games, openings or engines): starting afresh')
-            return None, {}
-        done = {(player, opponent): [float(p) for p in points] for player, opponent, points in content['matches']}
-        openings = [[int(move) for move in opening] for opening in content['openings']]
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        raise UserError(f'{path} is not a readable measurement ({error}): remove it, then measure again') from None
-    print(f'going on from {path}: {len(done)} matches played already')
-    return openings, done
-
-
-def write_kept(path, settings, openings, done):
-    content = {'settings': settings, 'openings': [[int(move) for move in opening] for opening in openings],
-               'matches': [[player, opponent, points] for (player, opponent), points in done.items()]}
-    with atomic_output(path) as temporary:
-        with open(temporary, 'w', encoding='utf-8') as f:
-            json.dump(content, f)
 
 
 # Print the ladder and the matches it was fitted to

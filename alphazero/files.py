@@ -322,3 +322,36 @@ def load_history(path, game, margins=False):
     """(position, policy, value) of a history file, and with `margins` its margin targets (or None)."""
     arrays = read_book_history(path, game) if path.endswith('.history') else read_history(path, game)
     return (*arrays, read_margins(path)) if margins else arrays
+
+
+# ----- measurements kept as they are played -----
+# A long measurement (a ladder of levels, a match against a slow engine) keeps what it has played in
+# a file as it goes, beside the settings it was made with and its openings, so that the same command
+# run again after a stop goes on from there instead of playing everything again.
+
+def read_kept(path, settings, field, parse):
+    """(openings, parse(items)) that a stopped measurement kept in `path` under `field`, when it was
+    made with the same `settings`; else (None, parse([]))."""
+    if not path or not os.path.exists(path):
+        return None, parse([])
+    try:
+        with open(path, encoding='utf-8') as f:
+            content = json.load(f)
+        if content['settings'] != settings:
+            print(f'{path} was kept for other settings ({", ".join(settings)}): starting afresh')
+            return None, parse([])
+        played = parse(content[field])
+        openings = [[int(move) for move in opening] for opening in content['openings']]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise UserError(f'{path} is not a readable measurement ({error}): remove it, then measure again') from None
+    print(f'going on from {path}: {len(played)} {field} played already')
+    return openings, played
+
+
+def write_kept(path, settings, openings, field, items):
+    """Keep a measurement's settings, openings and what it has played (`items` under `field`)."""
+    content = {'settings': settings, 'openings': [[int(move) for move in opening] for opening in openings],
+               field: items}
+    with atomic_output(path) as temporary:
+        with open(temporary, 'w', encoding='utf-8') as f:
+            json.dump(content, f)

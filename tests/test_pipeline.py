@@ -1,6 +1,7 @@
 """The stages with tiny real networks: self-play records, training, the gate, ONNX export, a whole run."""
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -119,6 +120,69 @@ def test_onnx_export_matches_keras(tiny_best):
     save_model(tiny_model(seed=9), 'model/best.h5')
     assert not onnx_is_current('model/best.onnx', 'model/best.h5')
     assert isinstance(load_network('model/best.h5', game)[0], KerasNetwork)
+
+
+def test_a_stopped_evaluation_goes_on_from_the_games_it_kept(tiny_best, workdir, monkeypatch, capsys):
+    """--keep FILE: each game's points go into FILE as the game ends; the same command after a stop
+    plays only the games FILE lacks, other settings start afresh, and a finished FILE is printed again."""
+    import evaluate_best_player
+    real_play_games, played = evaluate_best_player.play_games, []
+
+    def play_games(state, pairings, *args, finished, stop_after=None, **kwargs):
+        played.append(len(pairings))
+        ended = []
+
+        def stopping(index, game):
+            if len(ended) == stop_after:
+                raise KeyboardInterrupt  # stopped part way, as by Ctrl-C or a kill
+            ended.append(index)
+            finished(index, game)
+        return real_play_games(state, pairings, *args, finished=stopping, **kwargs)
+
+    def evaluate(*flags, stop_after=None):
+        played.clear()
+        monkeypatch.setattr(evaluate_best_player, 'play_games', lambda *a, **k: play_games(*a, stop_after=stop_after, **k))
+        monkeypatch.setattr(sys, 'argv', ['evaluate_best_player.py', '--games', '6', '--opponent', 'random',
+                                          '--opponent', 'alphabeta', '--sims', '4', '--opening', '1', '--keep',
+                                          'kept.json', *flags])
+        evaluate_best_player.main()
+        return capsys.readouterr().out
+
+    def kept():
+        return dict(json.loads((workdir / 'kept.json').read_text())['games'])
+
+    with pytest.raises(KeyboardInterrupt):
+        evaluate(stop_after=5)
+    assert played == [12] and len(kept()) == 5
+    # Other settings start afresh (and keep their own games instead)
+    with pytest.raises(KeyboardInterrupt):
+        evaluate('--sims', '8', stop_after=2)
+    assert 'kept for other settings' in capsys.readouterr().out and len(kept()) == 2
+    with pytest.raises(KeyboardInterrupt):
+        evaluate(stop_after=3)
+    before = kept()
+    # The same settings again: only the other 9 games are played, and the kept ones count as they were
+    out = evaluate()
+    assert 'going on from kept.json: 3 games played already' in out and played == [9]
+    after = kept()
+    assert len(after) == 12 and all(after[i] == points for i, points in before.items())
+    results = [line for line in out.splitlines() if line.startswith('VS_')]
+    assert [line.split()[0] for line in results] == ['VS_Random', 'VS_AlphaBeta']
+    counts = [re.search(r'won (\d+), drew (\d+), lost (\d+)', line).groups() for line in results]
+    assert all(sum(map(int, games)) == 6 for games in counts)
+    # Run once more, nothing is played and the same result is printed
+    assert [line for line in evaluate().splitlines() if line.startswith('VS_')] == results and played == [0]
+
+
+def test_a_kept_file_that_is_not_a_measurement_or_is_an_input_is_refused(tiny_best, workdir):
+    (workdir / 'kept.json').write_text('{not json')
+    flags = ['--games', '2', '--opponent', 'random', '--sims', '2']
+    result = run_script('evaluate_best_player.py', *flags, '--keep', 'kept.json', cwd=workdir)
+    assert result.returncode == 2 and 'Traceback' not in result.stderr
+    assert 'kept.json is not a readable measurement' in result.stderr and 'remove it' in result.stderr
+    assert (workdir / 'kept.json').read_text() == '{not json'  # left as it was
+    result = run_script('evaluate_best_player.py', *flags, '--keep', 'model/best.h5', cwd=workdir)
+    assert result.returncode == 2 and 'is an input of this command' in result.stderr
 
 
 def run_script(name, *args, cwd, timeout=600):
