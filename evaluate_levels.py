@@ -7,7 +7,7 @@
 # around its own strength. One Elo ladder is fitted to all these matches, the random player being
 # 0, so that every level has a rating and a known opponent of about its strength. With --write it
 # goes into the model.json beside the model, where the window, the text player and the page read it;
-# the matches played so far are kept beside it too, so that a measurement stopped part way (a ladder
+# the games played so far are kept beside it too, so that a measurement stopped part way (a ladder
 # with a strong engine takes hours) goes on from there when run again with the same settings.
 
 import contextlib
@@ -28,7 +28,7 @@ from alphazero.levels import (ANCHOR, Level, fit_ratings, ladder_entry, ladder_p
                               resampled_fits, standard_levels)
 from alphazero.limits import MAX_GAMES, MAX_PARALLEL, check_search, file_path, seed, whole_number
 from alphazero.match import (FunctionPlayer, describe_match, duplicate_starts, engine_player, level_player,
-                             match_pairings, match_summary, opponent_name, paired_openings, play_games, player_points)
+                             match_pairings, match_summary, opponent_name, paired_openings, play_games)
 from alphazero.words import level_text, words
 from evaluate_best_player import check_engines
 from pv_mcts import PV_EVALUATE_COUNT
@@ -40,28 +40,26 @@ LV_PARALLEL = 64      # games played at once
 EVEN = (0.25, 0.75)   # a match scored in this range places an opponent; else it meets the next level
 
 
-# Play the matches [(player name, opponent name)], all at once, but those in `done` (a kept
-# measurement's {(player, opponent): points}); returns [(player, opponent, points of the player game
-# by game)] in the order of `pairs`, and hands `done` to `keep` as each new match ends
+# Play the matches [(player name, opponent name)], all at once, but the games of a stopped
+# measurement in `done` ({(player, opponent): the player's points game by game, None for a game not
+# played}); returns [(player, opponent, points of the player game by game)] in the order of `pairs`,
+# and hands `done` to `keep` as each game ends
 def play_matches(game, pairs, players, games, openings, parallel, progress, done, keep):
-    new = [pair for pair in pairs if pair not in done]
-    pairings, starts = [], []
-    for player, opponent in new:
-        pairings += match_pairings(players[player], players[opponent], games)
-        starts += duplicate_starts(game, games) or [None] * games
-    progress.update(games * (len(pairs) - len(new)))
-    ended = [None] * len(pairings)
+    todo = [(pair, i) for pair in pairs for i in range(games) if done.get(pair, [None] * games)[i] is None]
+    pairings, starts = {}, {}
+    for pair in {pair for pair, _ in todo}:
+        pairings[pair] = match_pairings(players[pair[0]], players[pair[1]], games)
+        starts[pair] = duplicate_starts(game, games)
+    progress.update(games * len(pairs) - len(todo))
 
     def finished(index, result):
-        ended[index] = result
-        match = index // games
-        match_results = ended[match * games:(match + 1) * games]
-        if all(played is not None for played in match_results):
-            done[new[match]] = player_points(match_results)
-            keep(done)
-    if new:
-        play_games(game.State, pairings, parallel, progress=progress, openings=openings * len(new),
-                   starts=starts if any(starts) else None, finished=finished)
+        pair, i = todo[index]
+        done.setdefault(pair, [None] * games)[i] = (result.value(i % 2 == 0) + 1) / 2  # first in even games
+        keep(done)
+    if todo:
+        play_games(game.State, [pairings[pair][i] for pair, i in todo], parallel, progress=progress,
+                   openings=[openings[i] for _, i in todo], finished=finished,
+                   starts=[starts[pair][i] for pair, i in todo] if game.RANDOM_START else None)
     return [(player, opponent, done[player, opponent]) for player, opponent in pairs]
 
 
@@ -85,7 +83,7 @@ def measure_levels(game, path, sims, games=LV_GAME_COUNT, opening=LV_OPENING, en
     settings = {'model_sha256': file_sha256(path), 'sims': sims, 'games': games, 'opening': opening,
                 'engines': list(engines)}
     openings, done = read_kept(kept, settings, 'matches', lambda matches: {
-        (player, opponent): [float(p) for p in points] for player, opponent, points in matches})
+        (player, opponent): [None if p is None else float(p) for p in points] for player, opponent, points in matches})
     openings = openings or paired_openings(game, opening, games, rng)
 
     def keep(done):
@@ -198,7 +196,7 @@ def parse_args(argv=None):
                         help='games played at once (default: %(default)s)')
     parser.add_argument('--seed', type=seed, help='random seed for reproducible matches')
     parser.add_argument('--write', action='store_true', help='write the ladder into the model.json beside the model '
-                                                             '(and keep the matches in model.json.matches as they are '
+                                                             '(and keep the games in model.json.matches as they are '
                                                              'played: a stopped run goes on from there)')
     parser.add_argument('--refit', action='store_true', help='fit the ladder in the model.json beside the model again '
                                                              'to the matches it holds, playing none, and write it')

@@ -230,16 +230,17 @@ def test_evaluate_levels_refuses_a_model_json_it_cannot_write_into_before_playin
     assert (workdir / 'model' / 'model.json').read_text() == existing  # left as it was
 
 
-def test_a_stopped_ladder_goes_on_from_the_matches_it_kept(tiny_best, workdir, monkeypatch, capsys):
+def test_a_stopped_ladder_goes_on_from_the_games_it_kept(tiny_best, workdir, monkeypatch, capsys):
     import sys
     import evaluate_levels
-    real_play_games, played, ended = evaluate_levels.play_games, [], []
+    real_play_games, played = evaluate_levels.play_games, []
 
     def play_games(state, pairings, *args, finished, stop_after=None, **kwargs):
         played.append(len(pairings))
+        ended = []
 
         def stopping(index, game):
-            if stop_after and whole_matches() >= stop_after:
+            if len(ended) == stop_after:
                 raise KeyboardInterrupt  # stopped part way through a round, as by Ctrl-C or a kill
             ended.append(index)
             finished(index, game)
@@ -247,36 +248,37 @@ def test_a_stopped_ladder_goes_on_from_the_matches_it_kept(tiny_best, workdir, m
 
     def measure(*flags, stop_after=None):
         played.clear()
-        ended.clear()
         monkeypatch.setattr(evaluate_levels, 'play_games', lambda *a, **k: play_games(*a, stop_after=stop_after, **k))
         monkeypatch.setattr(sys, 'argv', ['evaluate_levels.py', '--model', 'model/best.h5', '--games', '4', '--write', *flags])
         evaluate_levels.main()
 
-    def whole_matches():  # the matches of the first round whose 4 games have all ended
-        return sum(all(i in ended for i in range(m * 4, m * 4 + 4)) for m in range(4))
+    def kept_games():  # {(player, opponent, game number): points}
+        matches = json.loads(kept.read_text())['matches']
+        return {(player, opponent, i): p for player, opponent, points in matches for i, p in enumerate(points)
+                if p is not None}
 
     kept = workdir / 'model' / 'model.json.matches'
     with pytest.raises(KeyboardInterrupt):
-        measure('--sims', '8', stop_after=1)
-    kept_matches = json.loads(kept.read_text())['matches']
-    assert played == [16] and 1 <= len(kept_matches) == whole_matches() < 4
+        measure('--sims', '8', stop_after=5)
+    assert played == [16] and len(kept_games()) == 5
     assert not (workdir / 'model' / 'model.json').exists()
-    # Other settings start afresh (and keep their own matches instead)
+    # Other settings start afresh (and keep their own games instead)
     with pytest.raises(KeyboardInterrupt):
-        measure('--sims', '12', stop_after=1)
-    assert 'kept for other settings' in capsys.readouterr().out
+        measure('--sims', '12', stop_after=3)
+    assert 'kept for other settings' in capsys.readouterr().out and len(kept_games()) == 3
     with pytest.raises(KeyboardInterrupt):
-        measure('--sims', '8', stop_after=2)
-    kept_matches = json.loads(kept.read_text())['matches']
-    assert 2 <= len(kept_matches) == whole_matches() < 4
-    # The same settings again: the kept matches are not played again, and the ladder is fitted to them
+        measure('--sims', '8', stop_after=6)
+    before = kept_games()
+    assert len(before) == 6
+    # The same settings again: the kept games are not played again, and the ladder is fitted to them too
     measure('--sims', '8')
-    assert 'going on from' in capsys.readouterr().out
+    assert 'going on from' in capsys.readouterr().out and played[0] == 16 - 6
     ladder = json.loads((workdir / 'model' / 'model.json').read_text())['levels']
-    assert sum(played) == 4 * (len(ladder['matches']) - len(kept_matches))
-    points = {(m['player'], m['opponent']): m for m in ladder['matches']}
-    for player, opponent, kept_points in kept_matches:
-        assert points[player, opponent]['won'] == sum(p == 1 for p in kept_points)
+    assert sum(played) == 4 * len(ladder['matches']) - 6
+    matches = {(m['player'], m['opponent']): m for m in ladder['matches']}
+    for pair in {(player, opponent) for player, opponent, _ in before}:
+        points = [p for (player, opponent, _), p in before.items() if (player, opponent) == pair]
+        assert matches[pair]['won'] >= points.count(1.0) and matches[pair]['lost'] >= points.count(0.0)
     assert not kept.exists()
 
 
