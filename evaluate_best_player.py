@@ -70,6 +70,8 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
                     'engines': list(engines), 'engine_games': engine_game_count, 'opening': opening, 'seed': seed,
                     'options': dataclasses.asdict(options), 'settai': settai}
     openings, done = read_kept(kept, settings, 'games', lambda games: {int(i): float(p) for i, p in games})
+    if openings:
+        print(f'going on from {kept}: {len(done)} games played already')
     rng = np.random.default_rng(seed)
     openings = openings or paired_openings(game, opening, max(game_count, engine_game_count if engines else 0), rng)
 

@@ -84,6 +84,9 @@ def measure_levels(game, path, sims, games=LV_GAME_COUNT, opening=LV_OPENING, en
                 'engines': list(engines)}
     openings, done = read_kept(kept, settings, 'matches', lambda matches: {
         (player, opponent): [None if p is None else float(p) for p in points] for player, opponent, points in matches})
+    if openings:
+        played = sum(p is not None for points in done.values() for p in points)
+        print(f'going on from {kept}: {played} games played already')
     openings = openings or paired_openings(game, opening, games, rng)
 
     def keep(done):

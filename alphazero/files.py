@@ -331,7 +331,7 @@ def load_history(path, game, margins=False):
 
 def read_kept(path, settings, field, parse):
     """(openings, parse(items)) that a stopped measurement kept in `path` under `field`, when it was
-    made with the same `settings`; else (None, parse([]))."""
+    made with the same `settings`; else (None, parse([])). The caller says how far it had got."""
     if not path or not os.path.exists(path):
         return None, parse([])
     try:
@@ -344,7 +344,6 @@ def read_kept(path, settings, field, parse):
         openings = [[int(move) for move in opening] for opening in content['openings']]
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise UserError(f'{path} is not a readable measurement ({error}): remove it, then measure again') from None
-    print(f'going on from {path}: {len(played)} {field} played already')
     return openings, played
 
 

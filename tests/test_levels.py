@@ -272,7 +272,7 @@ def test_a_stopped_ladder_goes_on_from_the_games_it_kept(tiny_best, workdir, mon
     assert len(before) == 6
     # The same settings again: the kept games are not played again, and the ladder is fitted to them too
     measure('--sims', '8')
-    assert 'going on from' in capsys.readouterr().out and played[0] == 16 - 6
+    assert ': 6 games played already' in capsys.readouterr().out and played[0] == 16 - 6
     ladder = json.loads((workdir / 'model' / 'model.json').read_text())['levels']
     assert sum(played) == 4 * len(ladder['matches']) - 6
     matches = {(m['player'], m['opponent']): m for m in ladder['matches']}
