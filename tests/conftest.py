@@ -53,3 +53,22 @@ def tiny_best(workdir):
     model = tiny_model()
     save_model(model, 'model/best.h5')
     return model
+
+
+def stop_play_games(module, monkeypatch, stop_after, played):
+    """Make `module` play its games with the real play_games, stopped by KeyboardInterrupt (as by
+    Ctrl-C or a kill) once `stop_after` of a call's games have ended (None: never); the number of
+    games of each call goes into `played`."""
+    from alphazero.match import play_games as real_play_games
+
+    def play_games(state, pairings, *args, finished, **kwargs):
+        played.append(len(pairings))
+        ended = []
+
+        def stopping(index, result):
+            if len(ended) == stop_after:
+                raise KeyboardInterrupt
+            ended.append(index)
+            finished(index, result)
+        return real_play_games(state, pairings, *args, finished=stopping, **kwargs)
+    monkeypatch.setattr(module, 'play_games', play_games)

@@ -14,7 +14,7 @@ from alphazero.inference import KerasNetwork
 from alphazero.levels import Level, choose_level, fit_ratings, full_strength, levels_for, read_ladder, standard_levels
 from alphazero.match import MctsPlayer, PolicyPlayer, Settai, level_player, opponent_name
 from alphazero.words import level_text, words
-from conftest import REPO, tiny_model
+from conftest import REPO, stop_play_games, tiny_model
 
 
 def settings(levels):
@@ -233,22 +233,11 @@ def test_evaluate_levels_refuses_a_model_json_it_cannot_write_into_before_playin
 def test_a_stopped_ladder_goes_on_from_the_games_it_kept(tiny_best, workdir, monkeypatch, capsys):
     import sys
     import evaluate_levels
-    real_play_games, played = evaluate_levels.play_games, []
-
-    def play_games(state, pairings, *args, finished, stop_after=None, **kwargs):
-        played.append(len(pairings))
-        ended = []
-
-        def stopping(index, game):
-            if len(ended) == stop_after:
-                raise KeyboardInterrupt  # stopped part way through a round, as by Ctrl-C or a kill
-            ended.append(index)
-            finished(index, game)
-        return real_play_games(state, pairings, *args, finished=stopping, **kwargs)
+    played = []
 
     def measure(*flags, stop_after=None):
         played.clear()
-        monkeypatch.setattr(evaluate_levels, 'play_games', lambda *a, **k: play_games(*a, stop_after=stop_after, **k))
+        stop_play_games(evaluate_levels, monkeypatch, stop_after, played)
         monkeypatch.setattr(sys, 'argv', ['evaluate_levels.py', '--model', 'model/best.h5', '--games', '4', '--write', *flags])
         evaluate_levels.main()
 

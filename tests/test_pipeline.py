@@ -14,7 +14,7 @@ from alphazero.batched_mcts import Evaluator
 from alphazero.files import history_sims, read_history, recorded_sims, save_model, write_history
 from alphazero.inference import KerasNetwork, OnnxNetwork, load_network, onnx_is_current
 from alphazero.match import LiveGame, MctsPlayer, games_to_arrays, play_games, player_points
-from conftest import REPO, tiny_model
+from conftest import REPO, stop_play_games, tiny_model
 from evaluate_network import average_point, evaluate_network, first_player_point
 from export import export
 from self_play import first_player_value, self_play
@@ -126,22 +126,11 @@ def test_a_stopped_evaluation_goes_on_from_the_games_it_kept(tiny_best, workdir,
     """--keep FILE: each game's points go into FILE as the game ends; the same command after a stop
     plays only the games FILE lacks, other settings start afresh, and a finished FILE is printed again."""
     import evaluate_best_player
-    real_play_games, played = evaluate_best_player.play_games, []
-
-    def play_games(state, pairings, *args, finished, stop_after=None, **kwargs):
-        played.append(len(pairings))
-        ended = []
-
-        def stopping(index, game):
-            if len(ended) == stop_after:
-                raise KeyboardInterrupt  # stopped part way, as by Ctrl-C or a kill
-            ended.append(index)
-            finished(index, game)
-        return real_play_games(state, pairings, *args, finished=stopping, **kwargs)
+    played = []
 
     def evaluate(*flags, stop_after=None):
         played.clear()
-        monkeypatch.setattr(evaluate_best_player, 'play_games', lambda *a, **k: play_games(*a, stop_after=stop_after, **k))
+        stop_play_games(evaluate_best_player, monkeypatch, stop_after, played)
         monkeypatch.setattr(sys, 'argv', ['evaluate_best_player.py', '--games', '6', '--opponent', 'random',
                                           '--opponent', 'alphabeta', '--sims', '4', '--opening', '1', '--keep',
                                           'kept.json', *flags])
