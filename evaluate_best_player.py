@@ -24,7 +24,7 @@ from alphazero.games import add_game_flag, as_game, load_game, model_path, playi
 from alphazero.inference import file_sha256, onnx_is_current, use_device
 from alphazero.limits import MAX_ENGINES, MAX_GAMES, MAX_PARALLEL, check_search, file_path, whole_number
 from alphazero.match import (FunctionPlayer, describe_match, duplicate_starts, engine_player, engine_problem,
-                             match_pairings, match_summary, mcts_player, paired_openings, play_games)
+                             game_point, match_pairings, match_summary, mcts_player, paired_openings, play_games)
 from alphazero.onnx_export import ensure_onnx
 from alphazero.settings import parse_game_args
 from alphazero.workers import add_worker_flags, worker_pool
@@ -115,7 +115,7 @@ def evaluate_best_player(game=None, game_count=EP_GAME_COUNT, evaluate_count=PV_
 
         def finished(index, result):
             i = todo[index]
-            done[i] = (result.value(pairings[i][0] is best) + 1) / 2
+            done[i] = game_point(result, pairings[i][0] is best)
             if kept:
                 write_kept(kept, settings, openings, 'games', sorted(done.items()))
         with tqdm(total=len(pairings), initial=len(pairings) - len(todo), desc='evaluate best player',

@@ -27,8 +27,8 @@ from alphazero.inference import file_sha256, load_network
 from alphazero.levels import (ANCHOR, Level, fit_ratings, ladder_entry, ladder_path, level_name, rated_levels,
                               resampled_fits, standard_levels)
 from alphazero.limits import MAX_GAMES, MAX_PARALLEL, check_search, file_path, seed, whole_number
-from alphazero.match import (FunctionPlayer, describe_match, duplicate_starts, engine_player, level_player,
-                             match_pairings, match_summary, opponent_name, paired_openings, play_games)
+from alphazero.match import (FunctionPlayer, describe_match, duplicate_starts, engine_player, game_point,
+                             level_player, match_pairings, match_summary, opponent_name, paired_openings, play_games)
 from alphazero.words import level_text, words
 from evaluate_best_player import check_engines
 from pv_mcts import PV_EVALUATE_COUNT
@@ -47,14 +47,14 @@ EVEN = (0.25, 0.75)   # a match scored in this range places an opponent; else it
 def play_matches(game, pairs, players, games, openings, parallel, progress, done, keep):
     todo = [(pair, i) for pair in pairs for i in range(games) if done.get(pair, [None] * games)[i] is None]
     pairings, starts = {}, {}
-    for pair in {pair for pair, _ in todo}:
+    for pair in dict.fromkeys(pair for pair, _ in todo):  # in the order of `pairs`, for --seed
         pairings[pair] = match_pairings(players[pair[0]], players[pair[1]], games)
         starts[pair] = duplicate_starts(game, games)
     progress.update(games * len(pairs) - len(todo))
 
     def finished(index, result):
         pair, i = todo[index]
-        done.setdefault(pair, [None] * games)[i] = (result.value(i % 2 == 0) + 1) / 2  # first in even games
+        done.setdefault(pair, [None] * games)[i] = game_point(result, i % 2 == 0)  # first in even games
         keep(done)
     if todo:
         play_games(game.State, [pairings[pair][i] for pair, i in todo], parallel, progress=progress,

@@ -554,10 +554,14 @@ def match_pairings(player, opponent, game_count):
     return [(player, opponent) if i % 2 == 0 else (opponent, player) for i in range(game_count)]
 
 
+def game_point(result, first_player):
+    """The point (1 win, 0.5 draw, 0 loss) a finished game gave its first player, or its second."""
+    return (result.value(first_player) + 1) / 2
+
+
 def player_points(results):
-    """The points (1 win, 0.5 draw, 0 loss), game by game, of the player who moved first in the
-    even-numbered games."""
-    return [(game.value(i % 2 == 0) + 1) / 2 for i, game in enumerate(results)]
+    """The points, game by game, of the player who moved first in the even-numbered games."""
+    return [game_point(game, i % 2 == 0) for i, game in enumerate(results)]
 
 
 def play_match(game, player, opponent, count, progress=None, openings=None):
