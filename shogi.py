@@ -51,6 +51,19 @@ def square_of(x, y):
     return x + COLUMNS * y if 0 <= x < COLUMNS and 0 <= y < ROWS else None
 
 
+# The steps of a piece from a square that stay on the board: (destination, action) in the order of
+# its directions, worked out once for every piece and square
+def steps_from(piece, source):
+    for direction in DIRECTIONS[piece]:
+        dx, dy = DXY[direction]
+        destination = square_of(source % COLUMNS + dx, source // COLUMNS + dy)
+        if destination is not None:
+            yield destination, destination * 11 + direction
+
+
+STEPS = {piece: [tuple(steps_from(piece, source)) for source in range(SQUARES)] for piece in DIRECTIONS}
+
+
 # The square a piece moving in `direction` came from to reach `destination`
 def source_of(destination, direction):
     dx, dy = DXY[direction]
@@ -103,11 +116,10 @@ class State:
     # The same, one at a time as found (is_lose only needs to know whether there is one)
     def actions(self):
         for source, piece in enumerate(self.pieces[:SQUARES]):
-            for direction in DIRECTIONS.get(piece, ()):
-                dx, dy = DXY[direction]
-                destination = square_of(source % COLUMNS + dx, source // COLUMNS + dy)
-                if destination is not None and not self.pieces[destination]:
-                    yield destination * 11 + direction
+            if piece:
+                for destination, action in STEPS[piece][source]:
+                    if not self.pieces[destination]:
+                        yield action
         for piece in (CHICK, ELEPHANT, GIRAFFE):
             if self.pieces[SQUARES + piece - 1]:
                 yield from (square * 11 + DROP + piece - 1 for square in range(SQUARES)
@@ -122,12 +134,18 @@ class State:
     # Unlike the book, the opponent's pieces are turned into the side to move's view, so both sides'
     # planes show one board
     def planes(self):
-        def side(pieces):
-            board = np.array(pieces[:SQUARES])
-            return ([board == piece for piece in (CHICK, ELEPHANT, GIRAFFE, LION)]
-                    + [np.full(SQUARES, pieces[SQUARES + i] > 0) for i in range(3)])
         enemy = self.enemy_pieces[SQUARES - 1::-1] + self.enemy_pieces[SQUARES:]
-        return np.stack(side(self.pieces) + side(enemy), axis=-1).reshape(INPUT_SHAPE).astype(np.float32)
+        planes = np.zeros((SQUARES, 14), dtype=np.float32)
+        for first_plane, pieces in ((0, self.pieces), (7, enemy)):
+            # A 1 where each piece stands, on its kind's plane
+            for square, piece in enumerate(pieces[:SQUARES]):
+                if piece:
+                    planes[square, first_plane + piece - 1] = 1
+            # A hand plane is all 1 while that kind is held
+            for i in range(3):
+                if pieces[SQUARES + i]:
+                    planes[:, first_plane + 4 + i] = 1
+        return planes.reshape(INPUT_SHAPE)
 
     # Squares by owner in reading order, from the first player's side (row 0 at the second player's
     # end): +piece for the first player, -piece for the second, 0 empty
