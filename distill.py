@@ -107,7 +107,7 @@ def main():
     # The teacher's games, split by game: most to learn from, some to measure agreement on
     # (the teacher plays as in self-play: temperature 1, the game's exploration settings)
     settings = self_play_settings(args.sims, dirichlet_alpha=args.dirichlet, opening_moves=args.random_opening,
-                                  greedy_after=args.greedy_after)
+                                  greedy_after=args.greedy_after, q_ratio=args.q_ratio)
     held_out = max(1, round(DS_HELD_OUT * args.games)) if args.games > 1 else 0
     with tqdm(total=args.games, desc='teacher self-play', unit='game') as progress:
         measure = play_self_play(game, teacher, held_out, settings, rng, progress)[0] if held_out else None

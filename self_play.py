@@ -34,6 +34,7 @@ SP_DIRICHLET_WEIGHT = 0.25  # its share of the root's priors when on (the AlphaZ
 SP_RANDOM_OPENING = 0   # games start after 0 to N random moves, not recorded: 0 is off, as in the book
 SP_GREEDY_AFTER = None  # from this ply on, play the most visited move: None is never, as in the book
 SP_FULL_SHARE = 0.25    # with playout cap randomization, the share of moves searched in full (KataGo)
+SP_Q_RATIO = 0.0        # the search's share in the value target: 0 is the game's result alone, as in the book
 
 
 # The first player's result: 1 won, -1 lost, 0 draw
@@ -42,25 +43,29 @@ def first_player_value(ended_state):
 
 
 # How self-play plays, as alphazero/match.py's play_self_play takes it (distill.py's teacher plays so too)
-# (beyond the book: `options` change the search, `fast_sims` turns on playout cap randomization)
+# (beyond the book: `options` change the search, `fast_sims` turns on playout cap randomization,
+# `q_ratio` mixes the search's value of each position into its value target)
 def self_play_settings(evaluate_count=PV_EVALUATE_COUNT, *, temperature=SP_TEMPERATURE, dirichlet_alpha=SP_DIRICHLET_ALPHA,
                        opening_moves=SP_RANDOM_OPENING, greedy_after=SP_GREEDY_AFTER, peek=True, parallel=SP_PARALLEL,
-                       cache=True, options=SearchOptions(), fast_sims=0, full_share=SP_FULL_SHARE):
+                       cache=True, options=SearchOptions(), fast_sims=0, full_share=SP_FULL_SHARE,
+                       q_ratio=SP_Q_RATIO):
     return {'sims': evaluate_count, 'temperature': temperature, 'dirichlet_alpha': dirichlet_alpha,
             'dirichlet_weight': SP_DIRICHLET_WEIGHT, 'greedy_after': greedy_after, 'opening_moves': opening_moves,
             'peek': peek, 'parallel': parallel, 'cache': cache, 'options': options, 'fast_sims': fast_sims,
-            'full_share': full_share}
+            'full_share': full_share, 'q_ratio': q_ratio}
 
 
 # Self-play: returns the history file's path and the stage's statistics
 def self_play(game=None, game_count=SP_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT, *,
               temperature=SP_TEMPERATURE, parallel=SP_PARALLEL, cache=True, backend='auto', seed=None,
               dirichlet_alpha=SP_DIRICHLET_ALPHA, opening_moves=SP_RANDOM_OPENING, greedy_after=SP_GREEDY_AFTER,
-              peek=True, pool=None, path=None, options=SearchOptions(), fast_sims=0, full_share=SP_FULL_SHARE):
+              peek=True, pool=None, path=None, options=SearchOptions(), fast_sims=0, full_share=SP_FULL_SHARE,
+              q_ratio=SP_Q_RATIO):
     game = as_game(game)
     settings = self_play_settings(evaluate_count, temperature=temperature, dirichlet_alpha=dirichlet_alpha,
                                   opening_moves=opening_moves, greedy_after=greedy_after, peek=peek, parallel=parallel,
-                                  cache=cache, options=options, fast_sims=fast_sims, full_share=full_share)
+                                  cache=cache, options=options, fast_sims=fast_sims, full_share=full_share,
+                                  q_ratio=q_ratio)
 
     # Play all games, many at a time (beyond the book: or on Ray workers, `pool`)
     start = time.perf_counter()
@@ -111,7 +116,7 @@ def main():
                                 cache=args.cache, backend=args.backend, seed=args.seed, dirichlet_alpha=args.dirichlet,
                                 opening_moves=args.random_opening, greedy_after=args.greedy_after, peek=args.peek,
                                 pool=pool, options=search_options(args, self_play=True), fast_sims=args.fast_sims,
-                                full_share=args.full_share)
+                                full_share=args.full_share, q_ratio=args.q_ratio)
     cache = f', cache hit rate {stats["cache_hit_rate"]:.1%}' if args.cache else ''
     print(f'wrote {path}: {stats["positions"]} positions from {stats["games"]} games, '
           f'{stats["positions_per_second"]:.1f} positions/s, {stats["evaluations"]} network evaluations{cache}')

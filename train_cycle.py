@@ -169,7 +169,7 @@ def run_cycle(game, args, cycle, progress_path, training, games, previous_exact=
                              backend=args.backend, seed=seed, dirichlet_alpha=args.dirichlet,
                              opening_moves=args.random_opening, greedy_after=args.greedy_after, peek=args.peek,
                              pool=pool, path=pending, options=search_options(args, self_play=True),
-                             fast_sims=args.fast_sims, full_share=args.full_share)
+                             fast_sims=args.fast_sims, full_share=args.full_share, q_ratio=args.q_ratio)
         path = history_path(data_dir(game))
         print(f'{path}: {stats["positions"]} positions, {stats["positions_per_second"]:.0f} positions/s')
         return dict(stats, path=path)

@@ -57,7 +57,8 @@ def add_settai_flag(parser):
 
 
 def add_exploration_flags(parser, dirichlet, random_opening, greedy_after, dirichlet_weight):
-    """Ways for self-play to try moves its network would not (self_play.py's SP_ constants)."""
+    """Ways for self-play to try moves its network would not, and what it records to learn from
+    (self_play.py's SP_ constants)."""
     parser.add_argument('--dirichlet', type=real_number(0, 1000), default=dirichlet, metavar='ALPHA',
                         help=f'mix Dirichlet(ALPHA) noise into the root priors of self-play, weight '
                              f'{dirichlet_weight}; 0 is off, as in the book (default: %(default)s)')
@@ -78,6 +79,10 @@ def add_exploration_flags(parser, dirichlet, random_opening, greedy_after, diric
                              '(default: %(default)s)')
     parser.add_argument('--full-share', type=real_number(0.01, 1), default=0.25, metavar='P',
                         help='with --fast-sims, the share of moves searched in full (default: %(default)s)')
+    parser.add_argument('--q-ratio', type=real_number(0, 1), default=0.0, metavar='R',
+                        help='the value target of a self-play position: (1 - R) x the game\'s result + R x its '
+                             'search\'s value of the position (Leela Chess Zero\'s q_ratio); 0 is the result alone, '
+                             'as in the book (default: %(default)s)')
     parser.add_argument('--no-peek', dest='peek', action='store_false',
                         help='games with hidden information (pointothello): self-play searches only what a player '
                              'sees, as every other stage does (default: self-play may see it, as the point-Othello '

@@ -11,7 +11,7 @@ import math
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import Callable, NamedTuple, Optional
 
 import numpy as np
 
@@ -149,10 +149,18 @@ def follows(previous, state):
                                           for a in previous.legal_actions())
 
 
+class Searched(NamedTuple):
+    """What a full search of a position teaches the network: the move distribution (the policy
+    target) and the search's value of the position for its side to move (the visit-weighted mean Q
+    of the root's moves), which self-play may mix into the value target (--q-ratio)."""
+    policy: np.ndarray
+    value: float
+
+
 class MctsPlayer:
-    """PV-MCTS over a batch of states, choosing by the visit counts at a temperature; from ply
-    `greedy_after` of a game on, it plays the most visited move (the move distribution it returns
-    stays the one at the temperature).
+    """PV-MCTS over a batch of states, choosing by the visit counts at a temperature: choose()
+    returns (action, Searched) per state. From ply `greedy_after` of a game on, it plays the most
+    visited move (the move distribution it returns stays the one at the temperature).
 
     For a game with hidden information, `determinize(state, rng)` gives a state whose hidden part
     is drawn anew from what the player can see; the player then searches `samples` such states per
@@ -162,7 +170,7 @@ class MctsPlayer:
     Gumbel root search the move is the search's choice (sampled at a temperature above 0 before
     `greedy_after`) and the move distribution is its improved policy. `fast_sims` turns on playout
     cap randomization (KataGo): each move is searched in full with probability `full_share`, else
-    with `fast_sims` simulations, no noise and no forced playouts, and returns no move distribution,
+    with `fast_sims` simulations, no noise and no forced playouts, and returns None for its Searched,
     so that self-play does not train on it. `settai` (a Settai, from settai_for) plays a close game,
     not a win: settai_choice over every move's search, or settai_endgame near the end."""
 
@@ -201,7 +209,10 @@ class MctsPlayer:
             return search_roots(self.evaluator, states, count, options, noise, (scales, self.rng))
         drawn = [self.determinize(state, self.rng) for state in states for _ in range(self.samples)]
         result = search_roots(self.evaluator, drawn, count, options, noise)
-        result.visits = result.target = result.visits.reshape(len(states), self.samples, -1).sum(axis=1)
+        visits = result.visits.reshape(len(states), self.samples, -1)
+        q = result.q.reshape(len(states), self.samples, -1)
+        result.q = (visits * q).sum(axis=1) / np.maximum(visits.sum(axis=1), 1)  # each move's Q over all samples
+        result.visits = result.target = visits.sum(axis=1)
         return result
 
     def choose(self, states, games=None):
@@ -221,7 +232,7 @@ class MctsPlayer:
         return choices
 
     def choice(self, state, result, row, greedy, fast):
-        """(action, move distribution or None) from one root's search."""
+        """(action, Searched or None) from one root's search."""
         legal_actions = state.legal_actions()
         counts = result.visits[row]
         policy = np.zeros(len(counts), dtype=np.float32)
@@ -235,7 +246,10 @@ class MctsPlayer:
             else:
                 scores = visits_to_scores(counts[legal_actions], self.temperature)
                 action = self.rng.choice(legal_actions, p=scores)
-        return int(action), None if fast else policy
+        if fast:
+            return int(action), None
+        value = (counts * result.q[row]).sum() / max(counts.sum(), 1)
+        return int(action), Searched(policy, float(value))
 
     def settai_choices(self, states, games=None):
         """Settai mode: near the end of a game with a margin, settai_endgame's move; else every legal
@@ -333,7 +347,7 @@ class FunctionPlayer:
 class LiveGame:
     """A game being played: game `index` of the pairings, started from new_state() by the `opening`
     moves (not recorded), then `moves` by the players; `records` holds (input planes, move
-    distribution, ply) per recorded player move. An engine may end a game by a claim instead of a
+    distribution, ply, the search's value) per recorded player move. An engine may end a game by a claim instead of a
     move: 'resign' (the side to move of `state` resigned) or 'win' (it declared a win, which the
     engine player has checked)."""
     index: int
@@ -396,12 +410,12 @@ def play_games(new_state, pairings, parallel=None, record=False, progress=None, 
                   for player, games in by_player.values() if not hasattr(player, 'ask')]
         chosen += [(games, read_answers()) for games, read_answers in asked]
         for games, choices in chosen:
-            for game, (action, policy) in zip(games, choices):
+            for game, (action, searched) in zip(games, choices):
                 if isinstance(action, str):  # an engine's claim: 'resign' or 'win'
                     game.claim = action
                     continue
-                if record and policy is not None:  # a move searched cheaply (playout cap) is not trained on
-                    game.records.append((game.state.planes(), policy, game.plies))
+                if record and searched is not None:  # a move searched cheaply (playout cap) is not trained on
+                    game.records.append((game.state.planes(), searched.policy, game.plies, searched.value))
                 game.state = game.state.next(action)
                 game.moves.append(action)
                 moves_played += 1
@@ -453,14 +467,17 @@ def describe_match(summary):
 
 
 # Turn finished games into arrays: the value target of each recorded move is the game's result for
-# the side that made it; going back from the end, the side flips every ply (a pass is a ply too)
-def games_to_arrays(results):
+# the side that made it (going back from the end, the side flips every ply; a pass is a ply too),
+# beyond the book mixed with its search's value of the position: (1 - q_ratio) x result + q_ratio x value
+def games_to_arrays(results, q_ratio=0.0):
     positions, policies, values = [], [], []
     for played in results:
         last_mover_value = -terminal_value(played.state)
-        values += [last_mover_value * (-1) ** (played.plies - 1 - ply) for _, _, ply in played.records]
-        positions += [planes for planes, _, _ in played.records]
-        policies += [policy for _, policy, _ in played.records]
+        for planes, policy, ply, searched_value in played.records:
+            result = last_mover_value * (-1) ** (played.plies - 1 - ply)
+            values.append((1 - q_ratio) * result + q_ratio * searched_value if q_ratio else result)
+            positions.append(planes)
+            policies.append(policy)
     return np.stack(positions), np.stack(policies), np.array(values, dtype=np.float32)
 
 
@@ -470,7 +487,7 @@ def games_to_margins(results, game):
     margins = []
     for played in results:
         end = game.score(played.state) * (1 if played.state.is_first_player() else -1)  # for the side to move
-        margins += [-end * (-1) ** (played.plies - 1 - ply) for _, _, ply in played.records]
+        margins += [-end * (-1) ** (played.plies - 1 - ply) for _, _, ply, _ in played.records]
     return np.clip(np.array(margins, dtype=np.float32) / game.MARGIN_SCALE, -1, 1)
 
 
@@ -492,8 +509,8 @@ def mcts_player(path, game, evaluate_count, temperature, cache=True, backend='au
 def play_self_play(game, network, count, settings, rng, progress=None):
     """`count` self-play games of one network, all at once; returns the (position, policy, value,
     margin) arrays (margin None for a game without one) and the evaluator's counts. `settings`: sims, temperature, dirichlet_alpha,
-    dirichlet_weight, greedy_after, opening_moves, peek, parallel, cache, options, fast_sims, full_share
-    (self_play.py's flags)."""
+    dirichlet_weight, greedy_after, opening_moves, peek, parallel, cache, options, fast_sims, full_share,
+    q_ratio (self_play.py's flags)."""
     evaluator = Evaluator(network, cache=settings['cache'])
     # In a game with hidden information the search may see it (peek), as the point-Othello page's self-play does
     determinize = None if settings['peek'] else game.determinize
@@ -509,7 +526,7 @@ def play_self_play(game, network, count, settings, rng, progress=None):
         raise UserError(f'no move of the {count} self-play games was searched in full, so none can be trained on: '
                         'play more games or raise --full-share')
     margins = games_to_margins(results, game) if game.MARGIN_SCALE else None
-    return (*games_to_arrays(results), margins), {'evaluations': evaluator.evaluations, 'lookups': evaluator.lookups,
+    return (*games_to_arrays(results, settings['q_ratio']), margins), {'evaluations': evaluator.evaluations, 'lookups': evaluator.lookups,
                                                   'hit_rate': evaluator.hit_rate}
 
 

@@ -21,7 +21,7 @@ PURPOSES = {
     'search': ('sims', 'gumbel', 'fpu', 'margin_weight'),                     # every search
     'self_play': ('games', 'parallel'),                                       # self_play.py
     'exploration': ('dirichlet', 'random_opening', 'greedy_after', 'peek',    # self_play.py
-                    'forced_playouts', 'fast_sims', 'full_share'),
+                    'forced_playouts', 'fast_sims', 'full_share', 'q_ratio'),
     'training': ('samples', 'window', 'epochs', 'symmetries', 'learning_rate'),  # train_network.py
     'evaluation': ('opening',),                                               # evaluate_best_player.py
     'cycle': ('cycles', 'minutes', 'cpu_minutes', 'gate', 'eval_games', 'best_games', 'best_every', 'keep_every', 'until_perfect'),

@@ -326,7 +326,7 @@ def test_value_targets_are_each_movers_result_even_from_a_random_opening(name):
         movers, moves, records = [], [], []
         while not state.is_done():
             movers.append(state.is_first_player())
-            records.append((state.planes(), np.zeros(game.ACTION_COUNT, np.float32), len(moves)))
+            records.append((state.planes(), np.zeros(game.ACTION_COUNT, np.float32), len(moves), None))
             moves.append(int(rng.choice(state.legal_actions())))
             state = state.next(moves[-1])
         _, _, values = games_to_arrays([LiveGame(0, state, moves=moves, records=records)])

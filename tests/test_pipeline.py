@@ -10,7 +10,7 @@ import pytest
 
 import evaluate_network as evaluate_network_module
 import game
-from alphazero.batched_mcts import Evaluator
+from alphazero.batched_mcts import Evaluator, search_roots
 from alphazero.files import history_sims, read_history, recorded_sims, save_model, write_history
 from alphazero.inference import KerasNetwork, OnnxNetwork, load_network, onnx_is_current
 from alphazero.match import LiveGame, MctsPlayer, games_to_arrays, play_games, player_points
@@ -29,8 +29,8 @@ def test_self_play_records_positions_policies_and_alternating_values(tiny_best):
         assert ended.is_done() and len(played.moves) == len(records)
         # One record per ply: replay the game from the records
         state = game.State()
-        for ply, (planes, policy, recorded_ply) in enumerate(records):
-            assert recorded_ply == ply
+        for ply, (planes, policy, recorded_ply, searched_value) in enumerate(records):
+            assert recorded_ply == ply and -1 <= searched_value <= 1
             np.testing.assert_array_equal(planes, state.planes())
             legal = state.legal_actions()
             assert policy.shape == (9,) and policy.sum() == pytest.approx(1)
@@ -47,6 +47,26 @@ def test_self_play_records_positions_policies_and_alternating_values(tiny_best):
         assert value[0] == first_player_value(ended)
         assert all(value[i + 1] == -value[i] for i in range(len(value) - 1))
         assert value[-1] == (1 if ended.is_lose() else 0)  # the last mover won, or it is a draw
+
+
+def test_the_q_ratio_mixes_the_search_value_of_each_position_into_its_value_target(tiny_best):
+    player = MctsPlayer(Evaluator(KerasNetwork(tiny_best)), 20, 1.0, np.random.default_rng(1))
+    for played in play_games(game.State, [(player, player)] * 6, record=True):
+        _, _, result = games_to_arrays([played])
+        _, _, searched = games_to_arrays([played], q_ratio=1.0)
+        _, _, mixed = games_to_arrays([played], q_ratio=0.25)
+        np.testing.assert_allclose(mixed, 0.75 * result + 0.25 * searched, rtol=1e-6)
+        # The search's value is the visit-weighted mean Q of the root's moves, for the side to move:
+        # the same search again (its network outputs from the evaluator's cache) gives it
+        state = game.State()
+        for action, value in zip(played.moves, searched):
+            again = search_roots(player.evaluator, [state], 20)
+            assert value == pytest.approx((again.visits[0] * again.q[0]).sum() / again.visits[0].sum())
+            state = state.next(action)
+        assert set(searched) - {-1.0, 0.0, 1.0} and -1 <= searched.min() and searched.max() <= 1
+    # self_play.py's way in: the history file holds the searches' values
+    path, _ = self_play(game_count=2, evaluate_count=8, seed=1, q_ratio=1.0)
+    assert set(np.unique(read_history(path, game)[2])) - {-1, 0, 1}
 
 
 def test_self_play_writes_a_history_file_that_loads_without_pickle(tiny_best):

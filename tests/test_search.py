@@ -121,9 +121,9 @@ def test_greedy_after_plays_the_most_visited_move_and_keeps_the_visit_distributi
     plies = [2] * 20 + [3] * 20
     games = [LiveGame(i, state, moves=[0] * ply) for i, (state, ply) in enumerate(zip(positions, plies))]
     sampled_other = 0
-    for ply, state, counts, (action, policy) in zip(plies, positions, visits, player.choose(positions, games)):
+    for ply, state, counts, (action, searched) in zip(plies, positions, visits, player.choose(positions, games)):
         legal = state.legal_actions()
-        np.testing.assert_allclose(policy[legal], counts[legal] / counts[legal].sum(), rtol=1e-6)
+        np.testing.assert_allclose(searched.policy[legal], counts[legal] / counts[legal].sum(), rtol=1e-6)
         most_visited = legal[int(np.argmax(counts[legal]))]
         if ply >= 3:
             assert action == most_visited

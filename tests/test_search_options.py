@@ -150,8 +150,9 @@ def test_gumbel_search_takes_a_win(network, mine, theirs, expected):
 def test_a_gumbel_player_plays_its_choice_and_returns_the_improved_policy(network):
     positions = sample_positions(game, 12, seed=2)
     player = MctsPlayer(Evaluator(network), 20, 1.0, np.random.default_rng(1), options=SearchOptions(gumbel_considered=4))
-    for state, (action, policy) in zip(positions, player.choose(positions)):
+    for state, (action, searched) in zip(positions, player.choose(positions)):
         assert action in state.legal_actions()
+        policy = searched.policy
         assert policy.sum() == pytest.approx(1) and policy[state.legal_actions()].sum() == pytest.approx(1)
     # At temperature 0 the choice is deterministic
     greedy = [MctsPlayer(Evaluator(network), 20, 0.0, np.random.default_rng(seed), options=SearchOptions(gumbel_considered=4))
@@ -178,7 +179,7 @@ def test_playout_cap_records_only_the_full_searches_with_their_side_results(netw
         _, _, values = games_to_arrays([played])
         state = game.State()
         for ply, action in enumerate(played.moves):
-            for (planes, policy, recorded_ply), value in zip(played.records, values):
+            for (planes, policy, recorded_ply, _), value in zip(played.records, values):
                 if recorded_ply == ply:
                     np.testing.assert_array_equal(planes, state.planes())
                     # The value target is the result for the side that moved at that ply
