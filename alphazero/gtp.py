@@ -196,7 +196,7 @@ class EnginePlayer:
         self.command = command
         self.game = game
         self.names = action_names(game)
-        self.games = {}   # game index -> EngineGame
+        self.games = {}   # id(LiveGame) -> EngineGame
 
     def __enter__(self):
         return self
@@ -221,13 +221,16 @@ class EnginePlayer:
         return engine
 
     def engine_game(self, live_game):
-        """The engine of a live game: a new game takes over the process of a finished one."""
-        if live_game.index not in self.games:
-            finished = [i for i, g in self.games.items() if g.live_game.state.is_done()]
+        """The engine of a live game: a new game takes over the process of a finished one. Games are
+        told apart by the LiveGame itself, not its number: the numbers of every play_games call
+        start at 0, and the same player may meet the games of several calls (evaluate_levels.py)."""
+        key = id(live_game)  # unique while the entry holds the game
+        if key not in self.games:
+            finished = [k for k, g in self.games.items() if g.live_game.state.is_done()]
             engine = self.games.pop(finished[0]).engine if finished else self.start()
             engine.ask('clear_board')
-            self.games[live_game.index] = EngineGame(engine, live_game, self.game.State())
-        return self.games[live_game.index]
+            self.games[key] = EngineGame(engine, live_game, self.game.State())
+        return self.games[key]
 
     def choose(self, states, games):
         return self.ask(states, games)()

@@ -92,7 +92,7 @@ class UsiEnginePlayer:
         self.text = text
         self.game = game
         self.protocol = game.ENGINE_PROTOCOL
-        self.engines = {}   # game index -> (UsiProcess, LiveGame)
+        self.engines = {}   # id(LiveGame) -> (UsiProcess, LiveGame)
 
     def __enter__(self):
         return self
@@ -106,13 +106,17 @@ class UsiEnginePlayer:
         self.engines = {}
 
     def engine(self, live_game):
-        if live_game.index not in self.engines:
-            finished = [i for i, (_, g) in self.engines.items() if g.over()]
+        """The process of a live game: a new game takes over the process of a finished one. Games are
+        told apart by the LiveGame itself, not its number: the numbers of every play_games call
+        start at 0, and the same player may meet the games of several calls (evaluate_levels.py)."""
+        key = id(live_game)  # unique while the entry holds the game
+        if key not in self.engines:
+            finished = [k for k, (_, g) in self.engines.items() if g.over()]
             engine = (self.engines.pop(finished[0])[0] if finished
                       else UsiProcess(self.text, self.protocol, self.game.ENGINE_OPTIONS))
             engine.write(self.protocol + 'newgame')
-            self.engines[live_game.index] = (engine, live_game)
-        return self.engines[live_game.index][0]
+            self.engines[key] = (engine, live_game)
+        return self.engines[key][0]
 
     def choose(self, states, games):
         return self.ask(states, games)()

@@ -299,6 +299,19 @@ def test_grhino_plays_through_forced_passes_with_either_colour(rhino):
     assert all(game.state.is_done() for game in results)
 
 
+def test_grhino_gives_each_game_its_own_process_from_one_call_to_the_next(rhino, monkeypatch):
+    """The same engine player in one play_games call after another (evaluate_levels.py's rounds),
+    whose games are numbered from 0 each time: each game gets a process of its own, told its moves."""
+    monkeypatch.setattr('alphazero.gtp.ENGINE_TIMEOUT', 10)
+    game = load_game('othello8')
+    rng = np.random.default_rng(4)
+    random_player = FunctionPlayer(lambda state: int(rng.choice(state.legal_actions())))
+    with EnginePlayer(f'{rhino} -l 1', game) as engine:
+        first = play_games(game.State, [(engine, random_player)])
+        second = play_games(game.State, [(engine, random_player)] * 2)  # the engine asked for games 0 and 1 at once
+    assert all(played.state.is_done() for played in first + second)
+
+
 def test_a_short_match_against_grhino(tiny_othello8, rhino):
     from evaluate_best_player import evaluate_best_player
     scores = evaluate_best_player(load_game('othello8'), game_count=1, evaluate_count=4, seed=0,

@@ -330,3 +330,22 @@ def test_fairy_stockfish_plays_matches_over_uci(workdir):
         points = play_match(rules, FunctionPlayer(rules.opponents()['VS_Random']), engine, 6)
     # Random moves against a real engine lose every game
     assert points == [0] * 6
+
+
+def test_an_engine_player_gives_each_game_its_own_process_from_one_call_to_the_next(monkeypatch):
+    """evaluate_levels.py meets the same engine player in one play_games call after another, whose
+    games are numbered from 0 each time: a game of the new call must not take the process that the
+    old call's game of its number had, nor have it taken away while the engine thinks for it (that
+    left a game waiting for an answer that never came)."""
+    from conftest import need
+    import os
+    need(os.access('/usr/games/fairy-stockfish', os.X_OK), "Fairy-Stockfish", 'apt-get install fairy-stockfish')
+    from alphazero.games import load_game
+    from alphazero.match import FunctionPlayer, engine_player, play_games
+    monkeypatch.setattr('alphazero.gtp.ENGINE_TIMEOUT', 10)
+    rules = load_game('shogi')
+    random_player = FunctionPlayer(rules.opponents()['VS_Random'])
+    with engine_player('/usr/games/fairy-stockfish; go depth 1', rules) as engine:
+        first = play_games(rules.State, [(engine, random_player)])
+        second = play_games(rules.State, [(engine, random_player)] * 2)  # the engine asked for games 0 and 1 at once
+    assert all(game.over() and game.state.is_lose() for game in first + second)  # the random player lost them all
