@@ -65,6 +65,12 @@ class SearchResult:
     lines: Optional[list] = None         # per root: (principal line, its value), when asked for
 
 
+def searched_value(visits, q):
+    """The value a search found for the side to move at its root: the root's moves' Q weighted by
+    their visits (over the last axis, so one root or a row per root)."""
+    return (visits * q).sum(axis=-1) / np.maximum(visits.sum(axis=-1), 1)
+
+
 def legal_policy(policy, legal_actions):
     """The policy restricted to the legal moves, renormalised (both searches use this, so they
     compute bit-identical numbers)."""

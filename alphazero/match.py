@@ -15,7 +15,7 @@ from typing import Callable, NamedTuple, Optional
 
 import numpy as np
 
-from alphazero.batched_mcts import Evaluator, SearchOptions, search_roots, visits_to_scores
+from alphazero.batched_mcts import Evaluator, SearchOptions, search_roots, searched_value, visits_to_scores
 from alphazero.cli import UserError
 from alphazero.games import player_value, terminal_value, value_for
 from alphazero.inference import load_network, set_margin_weight
@@ -248,8 +248,7 @@ class MctsPlayer:
                 action = self.rng.choice(legal_actions, p=scores)
         if fast:
             return int(action), None
-        value = (counts * result.q[row]).sum() / max(counts.sum(), 1)
-        return int(action), Searched(policy, float(value))
+        return int(action), Searched(policy, float(searched_value(counts, result.q[row])))
 
     def settai_choices(self, states, games=None):
         """Settai mode: near the end of a game with a margin, settai_endgame's move; else every legal
@@ -266,7 +265,7 @@ class MctsPlayer:
         values = iter([])
         if open_children:  # each child's value for its side to move: the visit-weighted mean of its moves' Q
             result = search_roots(self.evaluator, open_children, count, self.options)
-            values = iter((result.visits * result.q).sum(axis=1) / np.maximum(result.visits.sum(axis=1), 1))
+            values = iter(searched_value(result.visits, result.q))
         # The network's own values (and margins) of each position and of each move's, for the side to
         # move now: the drift's measure, and the margins settai_choice aims with
         planes = np.stack([state.planes() for state in states] + [child.planes() for moves in children for _, child in moves])
@@ -347,9 +346,9 @@ class FunctionPlayer:
 class LiveGame:
     """A game being played: game `index` of the pairings, started from new_state() by the `opening`
     moves (not recorded), then `moves` by the players; `records` holds (input planes, move
-    distribution, ply, the search's value) per recorded player move. An engine may end a game by a claim instead of a
-    move: 'resign' (the side to move of `state` resigned) or 'win' (it declared a win, which the
-    engine player has checked)."""
+    distribution, ply, the search's value) per recorded player move. An engine may end a game by a
+    claim instead of a move: 'resign' (the side to move of `state` resigned) or 'win' (it declared a
+    win, which the engine player has checked)."""
     index: int
     state: object
     opening: tuple = ()
