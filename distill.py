@@ -12,6 +12,7 @@
 # student.json: how it was made and how it measured against its teacher (its agreement with the
 # teacher's move on held-out games, a duplicate match at equal simulations, sizes and speeds).
 
+import dataclasses
 import json
 import os
 import tempfile
@@ -22,11 +23,12 @@ from tqdm import tqdm
 from alphazero.batched_mcts import Evaluator
 from alphazero.cli import ArgumentParser, quiet_keras, run
 from alphazero.files import atomic_output, save_model
-from alphazero.flags import (add_exploration_flags, add_network_flags, add_opening_flag, check_network_flags,
-                             network_arguments)
+from alphazero.flags import (add_exploration_flags, add_network_flags, add_opening_flag, add_search_option_flags,
+                             check_network_flags, network_arguments, search_options)
 from alphazero.games import add_game_flag, game_flag, load_game, model_path
 from alphazero.inference import OnnxNetwork, evaluation_rate, load_network
-from alphazero.limits import MAX_GAMES, MAX_SIMS, check_network, check_self_play, file_path, seed, whole_number
+from alphazero.limits import (MAX_GAMES, MAX_SIMS, check_network, check_playout_cap, check_self_play, file_path, seed,
+                             whole_number)
 from alphazero.match import MctsPlayer, match_summary, paired_openings, play_match, play_self_play
 from alphazero.onnx_export import export
 from alphazero.settings import parse_game_args
@@ -83,10 +85,12 @@ def parse_args(argv=None):
                         help='student vs teacher games at equal simulations (default: %(default)s)')
     add_opening_flag(parser, EP_OPENING)
     parser.add_argument('--seed', type=seed, help='random seed of the games, the split and the student')
+    add_search_option_flags(parser)
     add_exploration_flags(parser, SP_DIRICHLET_ALPHA, SP_RANDOM_OPENING, SP_GREEDY_AFTER, SP_DIRICHLET_WEIGHT)
     add_network_flags(parser, DS_NETWORK, DS_FILTERS, DS_BLOCKS, DN_WIDTH, DN_LAYERS, DN_HEADS)
-    args = parse_game_args(parser, argv, ('exploration', 'student'))
+    args = parse_game_args(parser, argv, ('search', 'exploration', 'student'))
     check_network_flags(args)
+    check_playout_cap(args)
     game = load_game(args.game)
     check_network(game, args)
     check_self_play(game, args.games, args.sims, SP_PARALLEL)
@@ -105,9 +109,11 @@ def main():
     print(f'teacher: {description}')
 
     # The teacher's games, split by game: most to learn from, some to measure agreement on
-    # (the teacher plays as in self-play: temperature 1, the game's exploration settings)
+    # (the teacher plays as in self-play: temperature 1, the game's search and exploration settings)
     settings = self_play_settings(args.sims, dirichlet_alpha=args.dirichlet, opening_moves=args.random_opening,
-                                  greedy_after=args.greedy_after, q_ratio=args.q_ratio)
+                                  greedy_after=args.greedy_after, peek=args.peek,
+                                  options=search_options(args, self_play=True), fast_sims=args.fast_sims,
+                                  full_share=args.full_share, q_ratio=args.q_ratio)
     held_out = max(1, round(DS_HELD_OUT * args.games)) if args.games > 1 else 0
     with tqdm(total=args.games, desc='teacher self-play', unit='game') as progress:
         measure = play_self_play(game, teacher, held_out, settings, rng, progress)[0] if held_out else None
@@ -123,7 +129,7 @@ def main():
 
     # How it measures against its teacher
     report = {'game': game.NAME, 'teacher': args.teacher, 'teacher_games': args.games, 'sims': args.sims,
-              'epochs': args.epochs, 'opening': args.opening, 'student': describe_network(**network),
+              'teacher_self_play': {**settings, 'options': dataclasses.asdict(settings['options'])}, 'epochs': args.epochs, 'opening': args.opening, 'student': describe_network(**network),
               'parameters': model.count_params(), 'positions_learned': len(learn[2])}
     if measure:
         report['agreement'] = agreement(student, measure[0], measure[1])
@@ -134,8 +140,9 @@ def main():
                                       'student': evaluation_rate(student, learn[0][:SPEED_BATCH], SPEED_SECONDS)}
     if args.match_games:
         determinize = game.determinize
-        students = MctsPlayer(Evaluator(student), args.sims, 0.0, rng, determinize=determinize)
-        teachers = MctsPlayer(Evaluator(teacher), args.sims, 0.0, rng, determinize=determinize)
+        options = search_options(args)
+        students = MctsPlayer(Evaluator(student), args.sims, 0.0, rng, determinize=determinize, options=options)
+        teachers = MctsPlayer(Evaluator(teacher), args.sims, 0.0, rng, determinize=determinize, options=options)
         openings = paired_openings(game, args.opening, args.match_games, rng)  # deterministic players: vary the games
         with tqdm(total=args.match_games, desc='student vs teacher', unit='game') as progress:
             report['vs_teacher'] = match_summary(play_match(game, students, teachers, args.match_games, progress,

@@ -45,3 +45,19 @@ def test_distill_writes_a_student_and_measures_it_against_its_teacher(workdir):
     played = re.findall(r'(human_play|play_web)\.py --model (\S+?),?\s', result.stdout)
     assert [script for script, _ in played] == ['human_play', 'play_web'], result.stdout
     assert all((workdir / path).exists() for _, path in played), played
+
+
+def test_the_teacher_plays_as_the_self_play_flags_say(workdir):
+    # Playout cap randomization: only the moves searched in full (about a quarter) are learned from,
+    # and the search flags reach the teacher's search
+    save_model(tiny_model(filters=16, blocks=2), 'model/best.h5')
+    result = run_script('distill.py', '--teacher', 'model/best.h5', '--games', '20', '--sims', '8', '--epochs', '1',
+                        '--match-games', '0', '--fast-sims', '2', '--full-share', '0.25', '--forced-playouts', '2',
+                        '--gumbel', '4', '--filters', '8', '--blocks', '1', '--seed', '0', cwd=workdir)
+    assert result.returncode == 0, result.stderr[-2000:]
+    report = json.loads((workdir / 'model' / 'student.json').read_text())
+    played = report['teacher_self_play']
+    assert (played['fast_sims'], played['full_share']) == (2, 0.25)
+    assert played['options']['forced_playouts'] == 2 and played['options']['gumbel_considered'] == 4
+    # 18 games learned from, each of at least 5 moves: all of them recorded would be 90 positions or more
+    assert 0 < report['positions_learned'] < 0.6 * 18 * 5
