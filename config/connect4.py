@@ -5,7 +5,7 @@
 network = dict(network='resnet', filters=64, blocks=5)
 search = dict(sims=50)
 self_play = dict(games=100)
-exploration = dict(dirichlet=1.0, random_opening=2, greedy_after=10)
+exploration = dict(dirichlet=1.0, random_opening=2, greedy_after=10, q_ratio=0.5)
 training = dict(samples=24576, window=10)
 evaluation = dict(opening=2)
 cycle = dict(cycles=100, gate=False, eval_games=0, best_every=5, keep_every=10)
