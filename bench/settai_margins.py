@@ -31,7 +31,7 @@ from alphazero.batched_mcts import Evaluator  # noqa: E402
 from alphazero.cli import UserError, run  # noqa: E402
 from alphazero.files import atomic_output, held_results, playing_sims  # noqa: E402
 from alphazero.games import load_game, playing_model_path  # noqa: E402
-from alphazero.inference import load_network  # noqa: E402
+from alphazero.inference import file_sha256, load_network  # noqa: E402
 from alphazero.limits import engine_command, whole_number  # noqa: E402
 from alphazero.match import (FunctionPlayer, MctsPlayer, engine_player, match_pairings, opponent_name,  # noqa: E402
                              paired_openings, play_games, settai_for)
@@ -160,7 +160,8 @@ def main():
     sims, _ = playing_sims(args.sims, path, 50)
     if game.determinize is not None:
         raise UserError(f'{game.NAME} hides part of the position: settai mode needs all of it')
-    settings = {'game': game.NAME, 'model': path, 'simulations': sims, 'games': args.games, 'opening': args.opening,
+    # The model by its contents too: a new model at the same path (a shipped one replaced) is other settings
+    settings = {'game': game.NAME, 'model': path, 'model_sha256': file_sha256(path), 'simulations': sims, 'games': args.games, 'opening': args.opening,
                 'opponents': [name for name in names if fixed is None or name in fixed] + [opponent_name(c) for c in args.engine]}
     runs = (held_results(args.out, settings, 'runs', list) or {'runs': []})['runs']
     runs.append(measure(game, path, sims, args.engine, args.games, args.opening, args.seed, fixed))

@@ -10,6 +10,7 @@ import pytest
 
 from alphazero.batched_mcts import Evaluator
 from alphazero.cli import UserError
+from alphazero.files import save_model
 from alphazero.inference import KerasNetwork
 from alphazero.levels import Level, choose_level, fit_ratings, full_strength, levels_for, read_ladder, standard_levels
 from alphazero.match import MctsPlayer, PolicyPlayer, Settai, level_player, opponent_name
@@ -298,4 +299,10 @@ def test_settai_measurements_add_up_over_runs_and_keep_to_their_settings(tiny_be
     with pytest.raises(SystemExit):
         measure('--games', '6')
     assert 'settai.json holds results with games 4, not 6' in capsys.readouterr().err
+    assert (workdir / 'settai.json').read_text() == kept
+    # Another model written where the measured one was adds no runs to its figures
+    save_model(tiny_model(filters=8, blocks=1), 'model/best.h5')
+    with pytest.raises(SystemExit):
+        measure('--games', '4')
+    assert 'settai.json holds results with model_sha256 ' in capsys.readouterr().err
     assert (workdir / 'settai.json').read_text() == kept
