@@ -21,7 +21,7 @@ import numpy as np
 from tqdm import tqdm
 
 from alphazero.batched_mcts import Evaluator
-from alphazero.cli import ArgumentParser, quiet_keras, run
+from alphazero.cli import ArgumentParser, UserError, quiet_keras, run
 from alphazero.files import atomic_output, save_model
 from alphazero.flags import (add_exploration_flags, add_network_flags, add_opening_flag, add_search_option_flags,
                              check_network_flags, network_arguments, search_options)
@@ -94,6 +94,10 @@ def parse_args(argv=None):
     game = load_game(args.game)
     check_network(game, args)
     check_self_play(game, args.games, args.sims, SP_PARALLEL)
+    # Said before the teacher plays: the match searches only what a player sees, as every match does
+    if args.match_games and args.gumbel and game.determinize is not None:
+        raise UserError(f'--gumbel: {game.NAME} hides part of the position, and the student-vs-teacher match '
+                        'searches only what a player sees, which Gumbel root search cannot: give --match-games 0')
     return args
 
 
@@ -129,7 +133,8 @@ def main():
 
     # How it measures against its teacher
     report = {'game': game.NAME, 'teacher': args.teacher, 'teacher_games': args.games, 'sims': args.sims,
-              'teacher_self_play': {**settings, 'options': dataclasses.asdict(settings['options'])}, 'epochs': args.epochs, 'opening': args.opening, 'student': describe_network(**network),
+              'teacher_self_play': {**settings, 'options': dataclasses.asdict(settings['options'])},
+              'epochs': args.epochs, 'opening': args.opening, 'student': describe_network(**network),
               'parameters': model.count_params(), 'positions_learned': len(learn[2])}
     if measure:
         report['agreement'] = agreement(student, measure[0], measure[1])

@@ -61,3 +61,9 @@ def test_the_teacher_plays_as_the_self_play_flags_say(workdir):
     assert played['options']['forced_playouts'] == 2 and played['options']['gumbel_considered'] == 4
     # 18 games learned from, each of at least 5 moves: all of them recorded would be 90 positions or more
     assert 0 < report['positions_learned'] < 0.6 * 18 * 5
+
+
+def test_a_game_with_hidden_information_refuses_gumbel_before_the_teacher_plays(workdir):
+    result = run_script('distill.py', '--game', 'pointothello', '--teacher', 'model/best.h5', '--gumbel', '4', cwd=workdir)
+    assert result.returncode == 2 and '--gumbel: pointothello hides part of the position' in result.stderr
+    assert not (workdir / 'runs').exists()

@@ -169,7 +169,8 @@ def test_an_onnx_model_plays_where_an_h5_does(tiny_best):
                                   ['gtp_engine.py', '--model', 'nothere.onnx'], ['self_play.py', '--sims', '0'],
                                   ['train_network.py'],
                                   ['bench/settai_margins.py', '--game', 'connect4', '--opponent', 'alpha-beta 4', '--out', 'x.json'],
-                                  ['bench/settai_margins.py', '--game', 'connect4', '--engines-only', '--out', 'x.json']])
+                                  ['bench/settai_margins.py', '--game', 'connect4', '--engines-only', '--out', 'x.json'],
+                                  ['distill.py', '--teacher', 'model/best.h5', '--sims', '8', '--fast-sims', '8']])
 def test_errors_are_one_short_line(tiny_best, argv):
     result = run_script(*argv, cwd='.', timeout=120)
     lines = result.stderr.strip().splitlines()
