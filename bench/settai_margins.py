@@ -161,7 +161,8 @@ def main():
     if game.determinize is not None:
         raise UserError(f'{game.NAME} hides part of the position: settai mode needs all of it')
     # The model by its contents too: a new model at the same path (a shipped one replaced) is other settings
-    settings = {'game': game.NAME, 'model': path, 'model_sha256': file_sha256(path), 'simulations': sims, 'games': args.games, 'opening': args.opening,
+    settings = {'game': game.NAME, 'model': path, 'model_sha256': file_sha256(path), 'simulations': sims,
+                'games': args.games, 'opening': args.opening,
                 'opponents': [name for name in names if fixed is None or name in fixed] + [opponent_name(c) for c in args.engine]}
     runs = (held_results(args.out, settings, 'runs', list) or {'runs': []})['runs']
     runs.append(measure(game, path, sims, args.engine, args.games, args.opening, args.seed, fixed))
