@@ -13,7 +13,6 @@
 # teacher's move on held-out games, a duplicate match at equal simulations, sizes and speeds).
 
 import dataclasses
-import json
 import os
 import tempfile
 
@@ -22,7 +21,7 @@ from tqdm import tqdm
 
 from alphazero.batched_mcts import Evaluator
 from alphazero.cli import ArgumentParser, UserError, quiet_keras, run
-from alphazero.files import atomic_output, save_model
+from alphazero.files import save_model, write_json
 from alphazero.flags import (add_exploration_flags, add_network_flags, add_opening_flag, add_search_option_flags,
                              check_network_flags, network_arguments, search_options)
 from alphazero.games import add_game_flag, game_flag, load_game, model_path
@@ -152,9 +151,7 @@ def main():
         with tqdm(total=args.match_games, desc='student vs teacher', unit='game') as progress:
             report['vs_teacher'] = match_summary(play_match(game, students, teachers, args.match_games, progress,
                                                             openings))
-    with atomic_output(model_path(game, 'student.json')) as temporary:
-        with open(temporary, 'w') as f:
-            json.dump(report, f, indent=1)
+    write_json(model_path(game, 'student.json'), report, indent=1)
 
     # Say it in a few lines
     print(f'student: {report["student"]}, {report["parameters"]:,} parameters, ONNX {sizes["student"] / 1e6:.2f} MB '

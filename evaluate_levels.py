@@ -20,7 +20,7 @@ from tqdm import tqdm
 
 from alphazero.batched_mcts import Evaluator
 from alphazero.cli import ArgumentParser, UserError, run
-from alphazero.files import atomic_output, playing_sims, read_kept, write_kept
+from alphazero.files import playing_sims, read_kept, write_json, write_kept
 from alphazero.flags import add_engine_flags
 from alphazero.games import add_game_flag, load_game, playing_model_path
 from alphazero.inference import file_sha256, load_network
@@ -177,10 +177,7 @@ def ladder_file(game, path):
 
 def write_ladder(target, content, entry):
     content['levels'] = entry
-    with atomic_output(target) as temporary:
-        with open(temporary, 'w', encoding='utf-8') as f:
-            json.dump(content, f, indent=2, ensure_ascii=False)
-            f.write('\n')
+    write_json(target, content, indent=2)
     print(f'wrote the ladder into {target}')
 
 

@@ -15,7 +15,7 @@ import os
 import time
 
 from alphazero.cli import ArgumentParser, UserError, run
-from alphazero.files import atomic_output, copy_file, history_path, load_model, remove_stale_temporaries
+from alphazero.files import atomic_output, copy_file, history_path, load_model, remove_stale_temporaries, write_json
 from alphazero.flags import (add_engine_flags, add_exploration_flags, add_network_flags, add_search_flags,
                              add_training_flags, check_network_flags, network_arguments, search_options)
 from alphazero.games import add_game_flag, data_dir, game_flag, load_game, model_path
@@ -129,12 +129,6 @@ def read_progress(path, cycle):
     if not isinstance(progress, dict):
         raise UserError(f'{path} is not a record of finished stages; delete it to redo the unfinished cycle from its start.')
     return progress if progress.get('cycle') == cycle else {'cycle': cycle}
-
-
-def write_json(path, content):
-    with atomic_output(path) as temporary:
-        with open(temporary, 'w') as f:
-            json.dump(content, f)
 
 
 def append_metrics(path, record):

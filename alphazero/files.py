@@ -51,6 +51,14 @@ def check_output(path, *inputs):
         raise UserError(f'cannot write {path}: {existing} is not a folder this user can write to.')
 
 
+def write_json(path, content, indent=None):
+    """Write `content` as JSON (UTF-8, ending in a newline) through atomic_output."""
+    with atomic_output(path) as temporary:
+        with open(temporary, 'w', encoding='utf-8') as f:
+            json.dump(content, f, indent=indent, ensure_ascii=False)
+            f.write('\n')
+
+
 # atomic_output's temporary files: .NAME.tmpPID.EXT
 TEMPORARY_NAME = re.compile(r'^\..+\.tmp(\d+)(\.[^.]*)?$')
 
@@ -351,6 +359,4 @@ def write_kept(path, settings, openings, field, items):
     """Keep a measurement's settings, openings and what it has played (`items` under `field`)."""
     content = {'settings': settings, 'openings': [[int(move) for move in opening] for opening in openings],
                field: items}
-    with atomic_output(path) as temporary:
-        with open(temporary, 'w', encoding='utf-8') as f:
-            json.dump(content, f)
+    write_json(path, content)

@@ -26,7 +26,7 @@ sys.path.insert(1, os.path.dirname(os.path.abspath(__file__)))  # connect4_accur
 os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
 
 from alphazero.cli import UserError, run  # noqa: E402
-from alphazero.files import atomic_output, held_results  # noqa: E402
+from alphazero.files import atomic_output, held_results, write_json  # noqa: E402
 from alphazero.games import load_game  # noqa: E402
 from alphazero.limits import engine_command  # noqa: E402
 from alphazero.match import opponent_name  # noqa: E402
@@ -75,13 +75,6 @@ def measure(game, path, args):
     scores = evaluate_best_player(game, 1, args.sims, engines=args.engine, engine_game_count=args.games,
                                   opponents=[], path=path, exact=False, opening=4)
     return {opponent_name(command): scores[command]['all'] for command in args.engine}
-
-
-def write_json(path, content):
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    with atomic_output(path) as temporary:
-        with open(temporary, 'w') as f:
-            json.dump(content, f, indent=1)
 
 
 def summary(results):
@@ -186,7 +179,7 @@ def main():
             entry['marks'][str(mark)] = {'cycles': cycles, 'minutes': round(minutes, 2), 'clock': clock,
                                          'scores': scores}
             print(f'{directory} at {mark} min (cycle {cycles}): {scores}', flush=True)
-            write_json(args.out, results)
+            write_json(args.out, results, indent=1)
     for recipe, measures in sorted(summary(results).items()):
         for name, marks in measures.items():
             cells = ', '.join(f'{m} min {statistics.median(v):.3f} (worst {min(v):.3f}, {len(v)} runs)'

@@ -14,7 +14,6 @@ it is kept when some move is worse than the best (elsewhere any move is right). 
 position's moves and the result of every legal column for the side to move.
 """
 import argparse
-import json
 import os
 import random
 import sys
@@ -23,7 +22,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import connect4  # noqa: E402
-from alphazero.files import atomic_output  # noqa: E402
+from alphazero.files import write_json  # noqa: E402
 from alphazero.opponents import heuristic_opponents  # noqa: E402
 
 HEIGHT, COLUMNS, SQUARES = connect4.HEIGHT, connect4.COLUMNS, connect4.ROWS * connect4.COLUMNS
@@ -159,11 +158,10 @@ def main():
                         help='output file (default: %(default)s)')
     args = parser.parse_args()
     labelled = label_positions(args.positions, args.seed)
-    with atomic_output(args.out) as temporary:
-        with open(temporary, 'w') as f:
-            json.dump({'about': 'Connect Four positions (moves as columns 0-6 from the empty board) with the '
-                                'exact result of each legal column for the side to move: 1 win, 0 draw, -1 loss; '
-                                'made by bench/connect4_solver.py', 'seed': args.seed, 'positions': labelled}, f, indent=0)
+    write_json(args.out, {'about': 'Connect Four positions (moves as columns 0-6 from the empty board) with the '
+                                   'exact result of each legal column for the side to move: 1 win, 0 draw, -1 loss; '
+                                   'made by bench/connect4_solver.py', 'seed': args.seed, 'positions': labelled},
+               indent=0)
     print(f'wrote {len(labelled)} positions to {args.out}')
 
 

@@ -16,7 +16,6 @@ Run: .venv/bin/python bench/settai_margins.py --game othello8 --sims 50 \\
 """
 import argparse
 import contextlib
-import json
 import os
 import statistics
 import sys
@@ -29,7 +28,7 @@ from tqdm import tqdm  # noqa: E402
 
 from alphazero.batched_mcts import Evaluator  # noqa: E402
 from alphazero.cli import UserError, run  # noqa: E402
-from alphazero.files import atomic_output, held_results, playing_sims  # noqa: E402
+from alphazero.files import atomic_output, held_results, playing_sims, write_json  # noqa: E402
 from alphazero.games import load_game, playing_model_path  # noqa: E402
 from alphazero.inference import file_sha256, load_network  # noqa: E402
 from alphazero.limits import engine_command, whole_number  # noqa: E402
@@ -168,10 +167,7 @@ def main():
     runs.append(measure(game, path, sims, args.engine, args.games, args.opening, args.seed, fixed))
     content = {**settings, 'label': args.label or game.NAME, 'margin': 'final margin' if game.score is not None else None,
                'how': f'python bench/settai_margins.py {" ".join(sys.argv[1:])}', 'runs': runs, 'summary': summary(runs)}
-    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    with atomic_output(args.out) as temporary:
-        with open(temporary, 'w') as f:
-            json.dump(content, f, indent=1)
+    write_json(args.out, content, indent=1)
     for name, modes in content['summary'].items():
         print(name + ': ' + '; '.join(f'{mode} {m["won"]}-{m["drew"]}-{m["lost"]}, median margin {m["median"]:+g}'
                                       f' (runs: {", ".join(f"{r:+g}" for r in m["run_medians"])})'
