@@ -5,11 +5,12 @@ For every game:
     planes/s     the network input of a position (State.planes)
     games/s      full random games (legal_actions, next and is_done every ply)
     network/s    positions per second through onnxruntime at batch 128, for the game's default
-                 network (its DEFAULTS; the book's 128x16 for tic-tac-toe)
+                 network (its recipe, config/NAME.py; the book's 128x16 for tic-tac-toe)
     rules share  (1/moves + 1/planes) / (1/network): the rules' cost per evaluated leaf against the
                  network's; well below 1 means the network, not the rules, bounds self-play
-Each figure is the median of --repeats runs.
-Run: .venv/bin/python bench/bench_games.py [--repeats 5]
+Each figure is the median of --repeats runs. A game whose optional library is missing (full shogi
+without cshogi) is left out, and said so.
+Run: .venv/bin/python bench/bench_games.py [--repeats 5] [--out docs/speed/games.json]
 """
 import argparse
 import os
@@ -24,10 +25,12 @@ os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
 
 import numpy as np  # noqa: E402
 
-from alphazero.files import save_model  # noqa: E402
+from alphazero.cli import UserError  # noqa: E402
+from alphazero.files import save_model, write_json  # noqa: E402
+from alphazero.flags import network_arguments  # noqa: E402
 from alphazero.games import GAMES, load_game, sample_positions  # noqa: E402
 from alphazero.inference import OnnxNetwork  # noqa: E402
-from dual_network import DN_FILTERS, DN_RESIDUAL_NUM, build_dual_network  # noqa: E402
+from dual_network import build_network, describe_network, parse_args as network_flags  # noqa: E402
 from export import export  # noqa: E402
 
 BATCH = 128
@@ -51,27 +54,35 @@ def random_games(game, count, rng):
 
 
 def network_rate(game, repeats):
-    defaults = getattr(game, 'DEFAULTS', {})
-    filters, blocks = defaults.get('filters', DN_FILTERS), defaults.get('blocks', DN_RESIDUAL_NUM)
+    """Positions per second of the game's default network (what dual_network.py makes for it), and
+    its size in words."""
+    arguments = network_arguments(network_flags(['--game', game.NAME]))
     with tempfile.TemporaryDirectory() as folder:
         h5, onnx = os.path.join(folder, 'net.h5'), os.path.join(folder, 'net.onnx')
-        save_model(build_dual_network(game.INPUT_SHAPE, game.ACTION_COUNT, filters, blocks), h5)
+        save_model(build_network(game, **arguments), h5)
         export(h5, onnx, game)
         network = OnnxNetwork(onnx)
     planes = np.stack([s.planes() for s in sample_positions(game, BATCH)])
     network(planes)  # warm up
-    return per_second(lambda: [network(planes) for _ in range(5)], 5 * BATCH, repeats), f'{filters}x{blocks}'
+    return per_second(lambda: [network(planes) for _ in range(5)], 5 * BATCH, repeats), describe_network(**arguments)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--repeats', type=int, default=5)
     parser.add_argument('--games', type=int, default=50, help='random games per timing')
+    parser.add_argument('--out', help='also write the figures to this JSON file (docs/make_tables.py makes the '
+                                      'table of docs/speed.md from docs/speed/games.json)')
     args = parser.parse_args()
 
-    print(f'{"game":10} {"moves/s":>10} {"planes/s":>10} {"games/s":>9} {"network/s":>10} {"net":>7} {"rules share":>11}')
+    print(f'{"game":10} {"moves/s":>10} {"planes/s":>10} {"games/s":>9} {"network/s":>10} {"rules share":>11}  network')
+    rows = []
     for name in GAMES:
-        game = load_game(name)
+        try:
+            game = load_game(name)
+        except UserError as error:
+            print(f'{name:10} left out: {error}')
+            continue
         positions = sample_positions(game, 2000, seed=1)
         children = [(state, random.Random(i).choice(state.legal_actions())) for i, state in enumerate(positions)]
         moves = per_second(lambda: [state.next(action).legal_actions() for state, action in children],
@@ -80,7 +91,13 @@ def main():
         games = per_second(lambda: random_games(game, args.games, random.Random(2)), args.games, args.repeats)
         network, size = network_rate(game, args.repeats)
         share = (1 / moves + 1 / planes) * network
-        print(f'{name:10} {moves:10.0f} {planes:10.0f} {games:9.1f} {network:10.0f} {size:>7} {share:11.2f}')
+        print(f'{name:10} {moves:10.0f} {planes:10.0f} {games:9.1f} {network:10.0f} {share:11.2f}  {size}')
+        rows.append({'game': name, 'moves_per_second': round(moves), 'planes_per_second': round(planes),
+                     'random_games_per_second': round(games, 1), 'network_positions_per_second': round(network),
+                     'network': size, 'rules_share': round(share, 3)})
+    if args.out:
+        write_json(args.out, {'how': f'python bench/bench_games.py {" ".join(sys.argv[1:])}', 'repeats': args.repeats,
+                              'batch': BATCH, 'games': rows}, indent=1)
 
 
 if __name__ == '__main__':

@@ -20,28 +20,32 @@ os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
 import numpy as np  # noqa: E402
 
 from alphazero.files import save_model  # noqa: E402
+from alphazero.flags import network_arguments, search_options  # noqa: E402
 from alphazero.games import load_game  # noqa: E402
 from alphazero.inference import OnnxNetwork  # noqa: E402
 from alphazero.match import play_self_play  # noqa: E402
 from alphazero.workers import WorkerPool  # noqa: E402
-from dual_network import build_network  # noqa: E402
+from dual_network import build_network, parse_args as network_flags  # noqa: E402
 from export import export  # noqa: E402
-from self_play import self_play_settings  # noqa: E402
+from self_play import parse_args as self_play_flags, self_play_settings  # noqa: E402
 
 
 def default_model(game, directory):
-    """An untrained network of the game's default kind and size, exported to ONNX."""
-    defaults = game.DEFAULTS
+    """An untrained network of the game's default kind and size (what dual_network.py makes for
+    it), exported to ONNX."""
     path = os.path.join(directory, f'{game.NAME}.h5')
-    save_model(build_network(game, defaults.get('network', 'book'), defaults['filters'], defaults['blocks']), path)
+    save_model(build_network(game, **network_arguments(network_flags(['--game', game.NAME]))), path)
     export(path, game=game)
     return os.path.splitext(path)[0] + '.onnx'
 
 
 def settings_of(game):
-    defaults = game.DEFAULTS
-    return self_play_settings(defaults['sims'], dirichlet_alpha=defaults.get('dirichlet', 0.0),
-                              greedy_after=defaults.get('greedy_after'), opening_moves=defaults.get('random_opening', 0))
+    """The game's self-play settings, as self_play.py reads them from its recipe."""
+    args = self_play_flags(['--game', game.NAME])
+    return self_play_settings(args.sims, temperature=args.temperature, dirichlet_alpha=args.dirichlet,
+                              opening_moves=args.random_opening, greedy_after=args.greedy_after, peek=args.peek,
+                              options=search_options(args, self_play=True), fast_sims=args.fast_sims,
+                              full_share=args.full_share, q_ratio=args.q_ratio)
 
 
 def timed(play):
