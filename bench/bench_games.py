@@ -75,13 +75,13 @@ def main():
                                       'table of docs/speed.md from docs/speed/games.json)')
     args = parser.parse_args()
 
-    print(f'{"game":10} {"moves/s":>10} {"planes/s":>10} {"games/s":>9} {"network/s":>10} {"rules share":>11}  network')
+    print(f'{"game":14} {"moves/s":>10} {"planes/s":>10} {"games/s":>9} {"network/s":>10} {"rules share":>11}  network')
     rows = []
     for name in GAMES:
         try:
             game = load_game(name)
         except UserError as error:
-            print(f'{name:10} left out: {error}')
+            print(f'{name:14} left out: {error}')
             continue
         positions = sample_positions(game, 2000, seed=1)
         children = [(state, random.Random(i).choice(state.legal_actions())) for i, state in enumerate(positions)]
@@ -91,7 +91,7 @@ def main():
         games = per_second(lambda: random_games(game, args.games, random.Random(2)), args.games, args.repeats)
         network, size = network_rate(game, args.repeats)
         share = (1 / moves + 1 / planes) * network
-        print(f'{name:10} {moves:10.0f} {planes:10.0f} {games:9.1f} {network:10.0f} {share:11.2f}  {size}')
+        print(f'{name:14} {moves:10.0f} {planes:10.0f} {games:9.1f} {network:10.0f} {share:11.2f}  {size}')
         rows.append({'game': name, 'moves_per_second': round(moves), 'planes_per_second': round(planes),
                      'random_games_per_second': round(games, 1), 'network_positions_per_second': round(network),
                      'network': size, 'rules_share': round(share, 3)})

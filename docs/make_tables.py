@@ -2,7 +2,8 @@
 models in README.md, README.ja.md and docs/strength.md, their levels of play and settai mode in
 docs/strength.md (pretrained/*/model.json, docs/settai/*.json), full shogi's comparison of networks
 in docs/shogi.md, the recipes in docs/recipes.md (docs/recipes/*.json), a GPU against the CPUs in
-docs/scaling.md (docs/scaling/gpu.json). Run
+docs/scaling.md (docs/scaling/gpu.json), the speed of each game's rules in docs/speed.md
+(docs/speed/games.json). Run
 `python docs/make_tables.py` after a model or its measurements change; tests/test_docs.py fails
 when a page's table and its source disagree."""
 import argparse
@@ -13,6 +14,9 @@ import statistics
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+from alphazero.files import atomic_output  # noqa: E402
+
 BEGIN = '<!-- the table below is made by docs/make_tables.py from pretrained/*/model.json -->'
 END = '<!-- end of the table -->'
 ORDER = ('tictactoe', 'connect4', 'othello6', 'othello8', 'pointothello', 'shogi', 'shogi9', 'gomoku')
@@ -174,11 +178,28 @@ def gpu_table(page):
     return '\n'.join(rows)
 
 
+# The speed of each game's rules beside its network (docs/speed.md), from bench/bench_games.py --out
+GAMES_SPEED_BEGIN = '<!-- the table below is made by docs/make_tables.py from docs/speed/games.json -->'
+
+
+def games_speed_table(page):
+    with open(os.path.join(ROOT, 'docs', 'speed', 'games.json'), encoding='utf-8') as f:
+        measured = json.load(f)
+    rows = ['| game | moves/s | planes/s | random games/s | network positions/s | network | rules / network |',
+            '|---|---:|---:|---:|---:|---|---:|']
+    for game in measured['games']:
+        rows.append(f'| {game["game"]} | {game["moves_per_second"]:,} | {game["planes_per_second"]:,} | '
+                    f'{game["random_games_per_second"]:,.0f} | {game["network_positions_per_second"]:,} | '
+                    f'{game["network"]} | {game["rules_share"]:.2f} |')
+    return '\n'.join(rows)
+
+
 PAGES = {'README.md': [(BEGIN, table)], 'README.ja.md': [(BEGIN, table)],
          os.path.join('docs', 'strength.md'): [(BEGIN, table), (LEVELS_BEGIN, levels_table), (SETTAI_BEGIN, settai_table)],
          os.path.join('docs', 'shogi.md'): [(SHOGI_BEGIN, shogi_table)],
          os.path.join('docs', 'recipes.md'): [(RECIPES_BEGIN, recipes_table)],
-         os.path.join('docs', 'scaling.md'): [(GPU_BEGIN, gpu_table)]}
+         os.path.join('docs', 'scaling.md'): [(GPU_BEGIN, gpu_table)],
+         os.path.join('docs', 'speed.md'): [(GAMES_SPEED_BEGIN, games_speed_table)]}
 
 
 def regenerated(page):
@@ -193,11 +214,11 @@ def regenerated(page):
 
 
 if __name__ == '__main__':
-    argparse.ArgumentParser(description='Make the tables of shipped models in README.md, README.ja.md and '
-                                        'docs/strength.md, and the comparison in docs/shogi.md, again from '
-                                        'pretrained/*/model.json.').parse_args()
+    argparse.ArgumentParser(description='Make the tables of measured figures in the pages again from the files '
+                                        'that hold them (pretrained/*/model.json, docs/*/*.json).').parse_args()
     for page in PAGES:
         text = regenerated(page)
-        with open(os.path.join(ROOT, page), 'w', encoding='utf-8') as f:
-            f.write(text)
+        with atomic_output(os.path.join(ROOT, page)) as temporary:
+            with open(temporary, 'w', encoding='utf-8') as f:
+                f.write(text)
         print(f'wrote the table of {page}', file=sys.stderr)
