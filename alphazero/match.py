@@ -472,9 +472,9 @@ def games_to_arrays(results, q_ratio=0.0):
     positions, policies, values = [], [], []
     for played in results:
         last_mover_value = -terminal_value(played.state)
-        for planes, policy, ply, searched_value in played.records:
+        for planes, policy, ply, search_value in played.records:
             result = last_mover_value * (-1) ** (played.plies - 1 - ply)
-            values.append((1 - q_ratio) * result + q_ratio * searched_value if q_ratio else result)
+            values.append((1 - q_ratio) * result + q_ratio * search_value if q_ratio else result)
             positions.append(planes)
             policies.append(policy)
     return np.stack(positions), np.stack(policies), np.array(values, dtype=np.float32)
