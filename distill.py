@@ -36,7 +36,7 @@ from dual_network import DN_HEADS, DN_LAYERS, DN_NETWORK, DN_WIDTH, build_networ
 from evaluate_best_player import EP_OPENING
 from pv_mcts import PV_EVALUATE_COUNT
 from self_play import (SP_DIRICHLET_ALPHA, SP_DIRICHLET_WEIGHT, SP_GREEDY_AFTER, SP_PARALLEL, SP_RANDOM_OPENING,
-                       self_play_settings)
+                       self_play_settings_of_flags)
 from train_network import RN_BATCH_SIZE
 
 # Parameters
@@ -113,10 +113,7 @@ def main():
 
     # The teacher's games, split by game: most to learn from, some to measure agreement on
     # (the teacher plays as in self-play: temperature 1, the game's search and exploration settings)
-    settings = self_play_settings(args.sims, dirichlet_alpha=args.dirichlet, opening_moves=args.random_opening,
-                                  greedy_after=args.greedy_after, peek=args.peek,
-                                  options=search_options(args, self_play=True), fast_sims=args.fast_sims,
-                                  full_share=args.full_share, q_ratio=args.q_ratio)
+    settings = self_play_settings_of_flags(args)
     held_out = max(1, round(DS_HELD_OUT * args.games)) if args.games > 1 else 0
     with tqdm(total=args.games, desc='teacher self-play', unit='game') as progress:
         measure = play_self_play(game, teacher, held_out, settings, rng, progress)[0] if held_out else None

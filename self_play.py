@@ -55,6 +55,15 @@ def self_play_settings(evaluate_count=PV_EVALUATE_COUNT, *, temperature=SP_TEMPE
             'full_share': full_share, 'q_ratio': q_ratio}
 
 
+# The settings that the search and exploration flags (over the game's recipe) give, at the book's
+# temperature: how distill.py's teacher and bench/bench_workers.py play a game's self-play
+def self_play_settings_of_flags(args):
+    return self_play_settings(args.sims, dirichlet_alpha=args.dirichlet, opening_moves=args.random_opening,
+                              greedy_after=args.greedy_after, peek=args.peek,
+                              options=search_options(args, self_play=True), fast_sims=args.fast_sims,
+                              full_share=args.full_share, q_ratio=args.q_ratio)
+
+
 # Self-play: returns the history file's path and the stage's statistics
 def self_play(game=None, game_count=SP_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT, *,
               temperature=SP_TEMPERATURE, parallel=SP_PARALLEL, cache=True, backend='auto', seed=None,

@@ -20,14 +20,14 @@ os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
 import numpy as np  # noqa: E402
 
 from alphazero.files import save_model  # noqa: E402
-from alphazero.flags import network_arguments, search_options  # noqa: E402
+from alphazero.flags import network_arguments  # noqa: E402
 from alphazero.games import load_game  # noqa: E402
 from alphazero.inference import OnnxNetwork  # noqa: E402
 from alphazero.match import play_self_play  # noqa: E402
 from alphazero.workers import WorkerPool  # noqa: E402
 from dual_network import build_network, parse_args as network_flags  # noqa: E402
 from export import export  # noqa: E402
-from self_play import parse_args as self_play_flags, self_play_settings  # noqa: E402
+from self_play import parse_args as self_play_flags, self_play_settings_of_flags  # noqa: E402
 
 
 def default_model(game, directory):
@@ -41,11 +41,7 @@ def default_model(game, directory):
 
 def settings_of(game):
     """The game's self-play settings, as self_play.py reads them from its recipe."""
-    args = self_play_flags(['--game', game.NAME])
-    return self_play_settings(args.sims, temperature=args.temperature, dirichlet_alpha=args.dirichlet,
-                              opening_moves=args.random_opening, greedy_after=args.greedy_after, peek=args.peek,
-                              options=search_options(args, self_play=True), fast_sims=args.fast_sims,
-                              full_share=args.full_share, q_ratio=args.q_ratio)
+    return self_play_settings_of_flags(self_play_flags(['--game', game.NAME]))
 
 
 def timed(play):
