@@ -105,7 +105,8 @@ def draw(results, path):
     tables = {batch: summary({'runs': runs}) for batch, runs in runs_by_batch.items()}
     names = sorted({name for table in tables.values() for recipe in table.values() for name in recipe})
     families = sorted({recipe.split(',')[0] for table in tables.values() for recipe in table})
-    colours = {family: plt.get_cmap('tab10')(i % 10) for i, family in enumerate(families)}
+    palette = plt.get_cmap('tab10' if len(families) <= 10 else 'tab20')  # one colour a recipe, never shared
+    colours = {family: palette(i % palette.N) for i, family in enumerate(families)}
     figure, axes = plt.subplots(len(batches), len(names), figsize=(5 * len(names), 4 * len(batches)), squeeze=False)
     for row, batch in zip(axes, batches):
         clocks = {mark.get('clock') for entry in runs_by_batch[batch].values() for mark in entry['marks'].values()}

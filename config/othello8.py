@@ -2,7 +2,7 @@
 # of it; each stage script reads the part for its purpose; flags typed on the command line win.
 # How each value was chosen, and what it reaches: docs/training.md.
 
-network = dict(network='resnet', filters=64, blocks=5)
+network = dict(network='resnet', filters=32, blocks=4)
 search = dict(sims=50)
 self_play = dict(games=60)
 exploration = dict(dirichlet=0.8, random_opening=2, greedy_after=16)
