@@ -15,10 +15,13 @@ from conftest import need, tiny_model
 @pytest.fixture(scope='module')
 def display():
     need(shutil.which('Xvfb'), 'Xvfb', 'apt-get install xvfb')
-    server = subprocess.Popen(['Xvfb', ':97', '-screen', '0', '800x800x24'], stderr=subprocess.DEVNULL)
-    time.sleep(1)
+    # Xvfb picks a free display and writes its number once it accepts clients (tests run in parallel)
+    server = subprocess.Popen(['Xvfb', '-displayfd', '1', '-screen', '0', '800x800x24'], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True)
+    number = server.stdout.readline().strip()
+    assert number.isdigit(), 'Xvfb did not start'
     old = os.environ.get('DISPLAY')
-    os.environ['DISPLAY'] = ':97'
+    os.environ['DISPLAY'] = f':{number}'
     yield
     server.terminate()
     if old is None:
