@@ -22,8 +22,8 @@ from tqdm import tqdm
 from alphazero.batched_mcts import Evaluator
 from alphazero.cli import ArgumentParser, UserError, quiet_keras, run
 from alphazero.files import save_model, write_json
-from alphazero.flags import (add_exploration_flags, add_network_flags, add_opening_flag, add_search_option_flags,
-                             check_network_flags, network_arguments, search_options)
+from alphazero.flags import (add_exploration_flags, add_network_flags, add_opening_flag, add_play_flag,
+                             add_search_option_flags, check_network_flags, network_arguments, search_options)
 from alphazero.games import add_game_flag, game_flag, load_game, model_path
 from alphazero.inference import OnnxNetwork, evaluation_rate, load_network
 from alphazero.limits import (MAX_GAMES, MAX_SIMS, check_network, check_playout_cap, check_self_play, file_path, seed,
@@ -87,7 +87,8 @@ def parse_args(argv=None):
     add_search_option_flags(parser)
     add_exploration_flags(parser, SP_DIRICHLET_ALPHA, SP_RANDOM_OPENING, SP_GREEDY_AFTER, SP_DIRICHLET_WEIGHT)
     add_network_flags(parser, DS_NETWORK, DS_FILTERS, DS_BLOCKS, DN_WIDTH, DN_LAYERS, DN_HEADS)
-    args = parse_game_args(parser, argv, ('search', 'exploration', 'student'))
+    add_play_flag(parser)
+    args = parse_game_args(parser, argv, ('search', 'exploration', 'student', 'play'))
     check_network_flags(args)
     check_playout_cap(args)
     game = load_game(args.game)
@@ -123,7 +124,7 @@ def main():
     network = network_arguments(args)
     model = train_student(game, network, learn, args.epochs, RN_BATCH_SIZE, rng, args.seed)
     student_path = model_path(game, 'student.h5')
-    save_model(model, student_path, args.sims)
+    save_model(model, student_path, args.play_sims or args.sims)
     export(student_path, game=game)
     student = OnnxNetwork(os.path.splitext(student_path)[0] + '.onnx')
 

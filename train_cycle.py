@@ -16,8 +16,8 @@ import time
 
 from alphazero.cli import ArgumentParser, UserError, run
 from alphazero.files import atomic_output, copy_file, history_path, load_model, remove_stale_temporaries, write_json
-from alphazero.flags import (add_engine_flags, add_exploration_flags, add_network_flags, add_search_flags,
-                             add_training_flags, check_network_flags, network_arguments, search_options)
+from alphazero.flags import (add_engine_flags, add_exploration_flags, add_network_flags, add_play_flag,
+                             add_search_flags, add_training_flags, check_network_flags, network_arguments, search_options)
 from alphazero.games import add_game_flag, data_dir, game_flag, load_game, model_path
 from alphazero.inference import file_sha256, load_network, use_device
 from alphazero.limits import (MAX_GAMES, MAX_PARALLEL, check_network, check_playout_cap, check_samples,
@@ -95,6 +95,7 @@ def parse_args(argv=None):
     add_search_flags(parser, PV_EVALUATE_COUNT, PV_EVALUATE_COUNT)
     add_exploration_flags(parser, SP_DIRICHLET_ALPHA, SP_RANDOM_OPENING, SP_GREEDY_AFTER, SP_DIRICHLET_WEIGHT)
     add_training_flags(parser, RN_WINDOW, RN_SAMPLES, RN_LEARNING_RATE, STEPS_PER_EXECUTION)
+    add_play_flag(parser)
 
     # The game's defaults and then the preset's replace the book's, then the command line is read over them
     args = parse_game_args(parser, argv, ALL_PURPOSES, PRESETS)
@@ -174,7 +175,7 @@ def run_cycle(game, args, cycle, progress_path, training, games, previous_exact=
     # Train the network (the compiled model is kept from cycle to cycle in `training`)
     stage('train', lambda: train_network(game, args.epochs, window=args.window, symmetries=args.symmetries,
                                          samples=args.samples, learning_rate=args.learning_rate, seed=seed,
-                                         keep=training))
+                                         keep=training, play_sims=args.play_sims))
 
     # Evaluate the new network against the best one (with the gate off, games that decide nothing
     # can be left out: --eval-games 0)
@@ -323,7 +324,7 @@ def main():
 
     # Where the results are, and how to use them
     flag = game_flag(game)
-    print(f'\nbest model: {best} (Keras) and {best[:-3]}.onnx (ONNX); it records its search, {args.sims} '
+    print(f'\nbest model: {best} (Keras) and {best[:-3]}.onnx (ONNX); it records {args.play_sims or args.sims} '
           f'simulations per move, which the programs that play it use unless given --sims')
     print(f'metrics:    {metrics_path}, charts: {os.path.dirname(metrics_path)}/chart_*.png '
           f'(python plot.py{flag} redraws them)')

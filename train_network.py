@@ -12,7 +12,7 @@ import numpy as np
 from alphazero.cli import ArgumentParser, UserError, quiet_keras, run
 from alphazero.files import (history_files, history_sims, load_history, load_model, remove_stale_temporaries,
                              save_model)
-from alphazero.flags import add_training_flags
+from alphazero.flags import add_play_flag, add_training_flags
 from alphazero.games import add_game_flag, as_game, data_dir, load_game, model_path
 from alphazero.inference import add_device_flag, use_device
 from alphazero.limits import MAX_BATCH, check_samples, whole_number
@@ -80,7 +80,7 @@ def best_for_training(game, model=None):
 # keep: a dict that keeps the compiled model from one call to the next (beyond the book)
 def train_network(game=None, epochs=RN_EPOCHS, *, batch_size=RN_BATCH_SIZE, trust_pickle=False,
                   window=RN_WINDOW, symmetries=False, samples=RN_SAMPLES, learning_rate=RN_LEARNING_RATE, seed=None,
-                  keep=None):
+                  keep=None, play_sims=None):
     quiet_keras()
     import keras
     game = as_game(game)
@@ -106,9 +106,10 @@ def train_network(game=None, epochs=RN_EPOCHS, *, batch_size=RN_BATCH_SIZE, trus
                         callbacks=[keras.callbacks.LearningRateScheduler(lambda epoch: step_decay(epoch, learning_rate)),
                                    progress_callback(epochs, len(value))])
 
-    # Save the result as the latest player, with the search of its newest self-play data
+    # Save the result as the latest player, with the search it plays at: play_sims if given, else
+    # the search of its newest self-play data
     newest = history_files(data_dir(game), trust_pickle)[-1]
-    save_model(model, model_path(game, 'latest.h5'), history_sims(newest))
+    save_model(model, model_path(game, 'latest.h5'), play_sims or history_sims(newest))
     if keep is None:
         keras.backend.clear_session()
     else:
@@ -129,7 +130,8 @@ def parse_args(argv=None):
     parser.add_argument('--trust-pickle', action='store_true',
                         help="also read the book's pickled .history files (unpickling runs code: only your own files)")
     add_device_flag(parser)
-    args = parse_game_args(parser, argv, ('training',))
+    add_play_flag(parser)
+    args = parse_game_args(parser, argv, ('training', 'play'))
     use_device(args.device)
     game = load_game(args.game)
     check_samples(game, args.samples)
@@ -142,7 +144,7 @@ def main():
     remove_stale_temporaries(game)
     losses = train_network(game, args.epochs, batch_size=args.batch_size, trust_pickle=args.trust_pickle,
                            window=args.window, symmetries=args.symmetries, samples=args.samples,
-                           learning_rate=args.learning_rate)
+                           learning_rate=args.learning_rate, play_sims=args.play_sims)
     print(f'wrote {model_path(game, "latest.h5")}: loss {losses["loss"][0]:.3f} -> {losses["loss"][-1]:.3f}')
 
 

@@ -132,6 +132,13 @@ def add_training_flags(parser, window, samples, learning_rate, steps_per_executi
                              '(default: %(default)s, the book)')
 
 
+def add_play_flag(parser):
+    """What a saved model records as its playing strength, when that is not its self-play's search."""
+    parser.add_argument('--play-sims', type=whole_number(1, MAX_SIMS), metavar='N',
+                        help='simulations per move that the saved model records, which the programs that play it '
+                             'search unless given --sims (default: what its self-play searched)')
+
+
 def add_network_flags(parser, network, filters, blocks, width, layers, heads, margin_head=False):
     """The network of a new model (dual_network.py's DN_ constants)."""
     parser.add_argument('--network', choices=NETWORKS, default=network,

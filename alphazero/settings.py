@@ -23,6 +23,7 @@ PURPOSES = {
     'exploration': ('dirichlet', 'random_opening', 'greedy_after', 'peek',    # self_play.py
                     'forced_playouts', 'fast_sims', 'full_share', 'q_ratio'),
     'training': ('samples', 'window', 'epochs', 'symmetries', 'learning_rate'),  # train_network.py
+    'play': ('play_sims',),                                                   # what a saved model records
     'evaluation': ('opening',),                                               # evaluate_best_player.py
     'cycle': ('cycles', 'minutes', 'cpu_minutes', 'gate', 'eval_games', 'best_games', 'best_every', 'keep_every', 'until_perfect'),
     'student': ('network', 'filters', 'blocks'),                               # distill.py's student

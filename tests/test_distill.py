@@ -32,14 +32,15 @@ def test_the_student_learns_what_it_is_shown():
 def test_distill_writes_a_student_and_measures_it_against_its_teacher(workdir):
     save_model(tiny_model(filters=16, blocks=2), 'model/best.h5')
     result = run_script('distill.py', '--teacher', 'model/best.h5', '--games', '20', '--sims', '8', '--epochs', '2',
-                        '--match-games', '4', '--opening', '1', '--filters', '8', '--blocks', '1', '--seed', '0', cwd=workdir)
+                        '--match-games', '4', '--opening', '1', '--filters', '8', '--blocks', '1', '--seed', '0',
+                        '--play-sims', '30', cwd=workdir)
     assert result.returncode == 0, result.stderr[-2000:]
     report = json.loads((workdir / 'model' / 'student.json').read_text())
     assert report['student'] == 'book: 1 blocks, 8 filters' and report['teacher_games'] == 20 and report['opening'] == 1
     assert 0 <= report['agreement'] <= 1 and report['agreement_positions'] > 0
     assert report['vs_teacher']['games'] == 4 and report['file_bytes']['student'] < report['file_bytes']['teacher']
     assert OnnxNetwork(str(workdir / 'model' / 'student.onnx')).input_shape == (3, 3, 2)
-    assert recorded_sims(str(workdir / 'model' / 'student.h5')) == 8
+    assert recorded_sims(str(workdir / 'model' / 'student.h5')) == 30  # what it is to play with
     assert 'agrees with the teacher' in result.stdout and 'student vs teacher at 8 simulations' in result.stdout
     # The closing line says how to play the student, in a window and in the browser, with files that exist
     played = re.findall(r'(human_play|play_web)\.py --model (\S+?),?\s', result.stdout)

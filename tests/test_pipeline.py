@@ -82,6 +82,14 @@ def test_self_play_writes_a_history_file_that_loads_without_pickle(tiny_best):
     assert history_sims(path) == 8  # the search that made the data, for the model trained on it
 
 
+def test_a_trained_model_records_the_search_it_plays_with(tiny_best):
+    self_play(game_count=2, evaluate_count=8, seed=1)
+    train_network(epochs=1)
+    assert recorded_sims('model/latest.h5') == 8  # its self-play's, by default
+    train_network(epochs=1, play_sims=300)
+    assert recorded_sims('model/latest.h5') == 300
+
+
 def test_training_lowers_the_loss_on_fixed_data(tiny_best):
     rng = np.random.default_rng(0)
     states = [game.State()]
@@ -205,7 +213,7 @@ def test_train_cycle_end_to_end(workdir):
     shipped = tree_digest(PRETRAINED_DIR)
     result = run_script('train_cycle.py', '--cycles', '2', '--games', '8', '--sims', '8', '--epochs', '2',
                         '--filters', '8', '--blocks', '1', '--eval-games', '4', '--best-games', '2',
-                        '--keep-every', '2', '--learning-rate', '0.0005', cwd=workdir)
+                        '--keep-every', '2', '--learning-rate', '0.0005', '--play-sims', '30', cwd=workdir)
     assert result.returncode == 0, result.stderr[-3000:]
     assert (workdir / 'model' / 'best.h5').exists() and (workdir / 'model' / 'best.onnx').exists()
     assert (workdir / 'model' / 'latest.h5').exists()
@@ -216,8 +224,8 @@ def test_train_cycle_end_to_end(workdir):
     assert len(list((workdir / 'data').glob('*.npz'))) == 2
     assert onnx_is_current(str(workdir / 'model' / 'best.onnx'), str(workdir / 'model' / 'best.h5'))
     assert 'Train 1 (cycle 2 of 2) ====' in result.stdout and 'python human_play.py' in result.stdout
-    # The model records the search it was trained with, and its export too
-    assert recorded_sims(str(workdir / 'model' / 'latest.h5')) == 8
+    # The model records the search it is to play with, and its export too
+    assert recorded_sims(str(workdir / 'model' / 'latest.h5')) == 30 and 'it records 30 simulations' in result.stdout
     # One metrics record per cycle, and the charts
     records = [json.loads(line) for line in (workdir / 'model' / 'metrics.jsonl').read_text().splitlines()]
     assert [r['cycle'] for r in records] == [1, 2]
@@ -229,7 +237,7 @@ def test_train_cycle_end_to_end(workdir):
         assert (record['scores'] is not None) == record['best_changed']
         assert record['gate'] is True and ('Keep BestPlayer' in result.stdout) != all(r['best_changed'] for r in records)
     if any(r['best_changed'] for r in records):
-        assert recorded_sims(str(workdir / 'model' / 'best.h5')) == recorded_sims(str(workdir / 'model' / 'best.onnx')) == 8
+        assert recorded_sims(str(workdir / 'model' / 'best.h5')) == recorded_sims(str(workdir / 'model' / 'best.onnx')) == 30
     if not records[1]['best_changed']:  # the same best player is not judged twice
         assert records[1]['exact'] == records[0]['exact'] and records[1]['seconds']['exact'] < 0.5
     for chart in ('chart_losses.png', 'chart_gate.png', 'chart_strength.png'):
