@@ -101,7 +101,7 @@ def draw(results, path):
     runs_by_batch = {}
     for key, entry in results['runs'].items():
         runs_by_batch.setdefault(entry.get('batch', ''), {})[key] = entry
-    batches = sorted(runs_by_batch)
+    batches = list(runs_by_batch)  # in the order they were measured
     tables = {batch: summary({'runs': runs}) for batch, runs in runs_by_batch.items()}
     names = sorted({name for table in tables.values() for recipe in table.values() for name in recipe})
     families = sorted({recipe.split(',')[0] for table in tables.values() for recipe in table})

@@ -100,11 +100,13 @@ def recipes_table(page):
     for path in sorted(glob.glob(os.path.join(ROOT, 'docs', 'recipes', '*.json'))):
         with open(path, encoding='utf-8') as f:
             results = json.load(f)
+        # The comparisons play every model at 50 simulations; a file measured at more says so
+        played = '' if results['sims'] == 50 else f', played at {results["sims"]} simulations'
         for recipe, measures in sorted(summary(results).items()):
             for name, marks in sorted(measures.items()):
                 cells = [f'{statistics.median(marks[m]):.3f} ({min(marks[m]):.3f})' if m in marks else '-' for m in MARKS]
                 runs = max(len(v) for v in marks.values())
-                rows.append(f'| {results["game"]} | {recipe} | {name} | {runs} | ' + ' | '.join(cells) + ' |')
+                rows.append(f'| {results["game"]} | {recipe} | {name}{played} | {runs} | ' + ' | '.join(cells) + ' |')
     return '\n'.join(rows)
 
 

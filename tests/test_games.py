@@ -389,6 +389,10 @@ def test_each_game_brings_its_training_defaults_and_flags_still_win():
     assert self_play.parse_args(['--game', 'connect4']).games == 100
     assert evaluate_best_player.parse_args(['--game', 'connect4']).games == evaluate_best_player.EP_GAME_COUNT
     assert human_play.parse_args(['--game', 'connect4']).sims is None
+    # ... and the stages that save a model take what it is to record
+    import train_network
+    assert train_network.parse_args(['--game', 'othello8']).play_sims == read_recipe('othello8')['play']['play_sims']
+    assert train_network.parse_args(['--game', 'connect4']).play_sims is None
 
 
 def test_a_misspelt_setting_in_a_recipe_or_a_preset_is_an_error(tmp_path, monkeypatch):
