@@ -2,7 +2,8 @@
 # Export a Keras model to ONNX (not in the book)
 # ====================
 # Self-play runs the network on onnxruntime, which is faster than Keras for the many small batches
-# of a search. tf2onnx converts the model; onnxruntime then checks that both give the same outputs.
+# of a search. tf2onnx converts the model (jax2onnx on Keras with JAX, KERAS_BACKEND=jax);
+# onnxruntime then checks that both give the same outputs.
 #
 # The conversion itself is alphazero/onnx_export.py's export(), which every stage that needs a
 # current .onnx calls (ensure_onnx); this script runs it on the file you name.
@@ -17,8 +18,8 @@ from alphazero.onnx_export import PARITY_POSITIONS, export
 
 
 def parse_args(argv=None):
-    parser = ArgumentParser(description='Convert a Keras model (.h5) to ONNX with tf2onnx and check '
-                                        'that onnxruntime gives the same outputs.')
+    parser = ArgumentParser(description='Convert a Keras model (.h5) to ONNX with tf2onnx (jax2onnx with '
+                                        'KERAS_BACKEND=jax) and check that onnxruntime gives the same outputs.')
     add_game_flag(parser)
     parser.add_argument('model', nargs='?', type=file_path, help="the .h5 file (default: the game's best.h5)")
     parser.add_argument('--output', type=file_path, help='the .onnx file (default: beside the model, same name)')

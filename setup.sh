@@ -8,6 +8,7 @@ PYTHON=.venv/bin/python
 stamp=.venv/.requirements.sha256
 requirements=(requirements.txt)
 if [ "${WITH_RAY:-0}" = 1 ]; then requirements+=(requirements-ray.txt); fi  # optional: Ray workers
+if [ "${WITH_JAX:-0}" = 1 ]; then requirements+=(requirements-jax.txt); fi  # optional: Keras on JAX
 if [ "${WITH_GPU:-0}" = 1 ]; then requirements+=(requirements-gpu.txt); fi  # optional: NVIDIA GPU builds
 if [ "${WITH_SHOGI:-0}" = 1 ]; then requirements+=(requirements-shogi.txt); fi  # optional: full shogi (cshogi, GPL)
 wanted=$(cat "${requirements[@]}" | sha256sum | cut -d' ' -f1)
@@ -19,9 +20,9 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
     echo "setup: installing ${requirements[*]} into .venv (a few minutes the first time)" >&2
     "$PYTHON" -m pip install --quiet --upgrade pip
     for file in "${requirements[@]}"; do "$PYTHON" -m pip install --quiet -r "$file"; done
-    if [ "${WITH_GPU:-0}" = 1 ]; then  # the GPU builds replace the CPU ones, which provide the same modules
-        "$PYTHON" -m pip uninstall --quiet -y tensorflow-cpu onnxruntime
-        "$PYTHON" -m pip install --quiet --force-reinstall --no-deps -r requirements-gpu.txt
+    if [ "${WITH_GPU:-0}" = 1 ]; then  # onnxruntime-gpu replaces the CPU build, which provides the same module
+        "$PYTHON" -m pip uninstall --quiet -y onnxruntime
+        "$PYTHON" -m pip install --quiet --force-reinstall --no-deps "$(grep '^onnxruntime-gpu' requirements-gpu.txt)"
     fi
     echo "$wanted" > "$stamp"
 fi

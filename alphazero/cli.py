@@ -51,6 +51,12 @@ def quiet_keras():
     """Import TensorFlow without its start-up notices (anything else it prints still shows), and
     drop Keras' legacy-format notice. Call before the first `import keras` of a stage."""
     logging.getLogger('absl').addFilter(_DropLegacyH5Notice())
+    if keras_backend() == 'jax':
+        try:
+            import jax  # noqa: F401
+        except ModuleNotFoundError:
+            raise UserError('KERAS_BACKEND=jax: JAX is not installed; install it with WITH_JAX=1 bash setup.sh '
+                            '(docs/scaling.md), or run without KERAS_BACKEND') from None
     if 'tensorflow' in sys.modules:
         return
     # The notices come from C++, so catch file descriptor 2 itself while TensorFlow loads. Keras on

@@ -12,6 +12,7 @@ its `margin_weight` W is set: then (1 - W) x value + W x margin (set_margin_weig
 import hashlib
 import os
 import time
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -41,8 +42,9 @@ def use_device(name):
             raise UserError('--device gpu: onnxruntime finds no CUDA GPU here; on a machine with an NVIDIA GPU '
                             'install the GPU builds (docs/scaling.md), or leave out --device')
         if not keras_finds_gpu():
-            raise UserError(f'--device gpu: Keras on {keras_backend()} finds no GPU (its CPU build is installed?); '
-                            'see docs/scaling.md')
+            advice = ('run with KERAS_BACKEND=jax' if keras_backend() == 'tensorflow' else
+                      'install its CUDA build with WITH_GPU=1 bash setup.sh')
+            raise UserError(f'--device gpu: Keras on {keras_backend()} finds no GPU: {advice} (docs/scaling.md)')
     device = name
 
 
@@ -84,27 +86,49 @@ def set_margin_weight(network, weight, path):
 
 class KerasNetwork(Network):
     def __init__(self, model, traced=True):
-        import tensorflow as tf
         self.model = model
         self.has_margin = len(model.outputs) == 3
-        signature = [tf.TensorSpec((None, *model.input_shape[1:]), tf.float32)]
         # One trace serves every batch size, so the search never pays Keras' per-call overhead; a
-        # network asked once (the export's check) runs eagerly, since tracing it would cost more
-        # and a trace every cycle makes TensorFlow warn of retracing
+        # network asked once (the export's check) runs eagerly, on any backend, since tracing it
+        # would cost more and a trace every cycle makes TensorFlow warn of retracing
         forward = lambda planes: model(planes, training=False)  # noqa: E731
-        self._forward = tf.function(forward, input_signature=signature) if traced else forward
+        if traced:
+            import tensorflow as tf
+            signature = [tf.TensorSpec((None, *model.input_shape[1:]), tf.float32)]
+            forward = tf.function(forward, input_signature=signature)
+        self._forward = forward
 
     def outputs(self, planes):
         """Policies (N, A), values (N,) and margins (N,) or None."""
-        policies, values, *margins = self._forward(np.asarray(planes, dtype=np.float32))
-        return policies.numpy(), values.numpy().reshape(-1), margins[0].numpy().reshape(-1) if margins else None
+        outputs = self._forward(np.asarray(planes, dtype=np.float32))
+        policies, values, *margins = (np.asarray(output) for output in outputs)
+        return policies, values.reshape(-1), margins[0].reshape(-1) if margins else None
+
+
+@contextmanager
+def full_float32():
+    """Keras computes in full float32 inside: a GPU multiplies in TF32 by default, about 1e-3 off."""
+    if keras_backend() == 'jax':
+        import jax
+        with jax.default_matmul_precision('float32'):
+            yield
+        return
+    import tensorflow as tf
+    enabled = tf.config.experimental.tensor_float_32_execution_enabled()
+    tf.config.experimental.enable_tensor_float_32_execution(False)
+    try:
+        yield
+    finally:
+        tf.config.experimental.enable_tensor_float_32_execution(enabled)
 
 
 class OnnxNetwork(Network):
     """An exported model on onnxruntime: `path` is the .onnx file (or its bytes, as Ray workers get it)."""
 
-    def __init__(self, path, advice='move it away; `python export.py` writes it again from the .h5 file', threads=None):
+    def __init__(self, path, advice='move it away; `python export.py` writes it again from the .h5 file', threads=None,
+                 run_on=None):
         import onnxruntime
+        run_on = run_on or device
         options = onnxruntime.SessionOptions()
         # The CPUs this process may use (`taskset -c 0 python ...` gives it one), as TensorFlow counts them
         usable = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count() or 1
@@ -112,15 +136,15 @@ class OnnxNetwork(Network):
         name = path if isinstance(path, str) else 'the model sent'
         try:
             self.session = onnxruntime.InferenceSession(
-                path, options, providers=PROVIDERS[device],
-                provider_options=[PROVIDER_OPTIONS.get(provider, {}) for provider in PROVIDERS[device]])
+                path, options, providers=PROVIDERS[run_on],
+                provider_options=[PROVIDER_OPTIONS.get(provider, {}) for provider in PROVIDERS[run_on]])
         except Exception as error:
             raise UserError(f'{name} is not a readable ONNX model ({str(error).splitlines()[0][:80]}): {advice}.') from None
         # onnxruntime falls back to the CPU when CUDA's libraries do not load; --device gpu must not
-        if PROVIDERS[device][0] not in self.session.get_providers():
-            raise UserError(f'--device {device}: onnxruntime could not start {PROVIDERS[device][0]} for {name} '
+        if PROVIDERS[run_on][0] not in self.session.get_providers():
+            raise UserError(f'--device {run_on}: onnxruntime could not start {PROVIDERS[run_on][0]} for {name} '
                             '(its messages above name the library it missed); see docs/scaling.md')
-        self.path = path
+        self.path, self.run_on = path, run_on
         names = ([i.name for i in self.session.get_inputs()], [o.name for o in self.session.get_outputs()])
         if names[0] != [INPUT_NAME] or sorted(names[1]) not in (sorted(OUTPUT_NAMES), sorted([*OUTPUT_NAMES, MARGIN_NAME])):
             raise UserError(f'{name} has inputs/outputs {names}, not {[INPUT_NAME]} and {list(OUTPUT_NAMES)} '
@@ -134,7 +158,7 @@ class OnnxNetwork(Network):
         """Policies (N, A), values (N,) and margins (N,) or None."""
         planes = np.asarray(planes, dtype=np.float32)
         count = len(planes)
-        if device == 'gpu':  # a few batch shapes, not one per count: CUDA prepares each shape it sees once, slowly
+        if self.run_on == 'gpu':  # a few batch shapes, not one per count: CUDA prepares each shape it sees once, slowly
             padding = (1 << (count - 1).bit_length()) - count
             planes = np.concatenate([planes, np.zeros((padding, *planes.shape[1:]), np.float32)])
         policies, values, *margins = self.session.run(self.output_names, {INPUT_NAME: planes})
@@ -184,8 +208,9 @@ def load_onnx(path, game):
 
 
 def load_network(h5_path, game, backend='auto'):
-    """The network of a model file: onnxruntime when its .onnx export is current, else Keras.
-    An .onnx file given directly runs on onnxruntime.
+    """The network of a model file: onnxruntime when its .onnx export is current, else Keras (on
+    Keras with JAX, onnxruntime on the model converted in memory). An .onnx file given directly
+    runs on onnxruntime.
 
     backend: 'auto', 'onnx' (the export must be current) or 'keras'.
     Returns (network, description) so that scripts can say what they run.
@@ -200,5 +225,9 @@ def load_network(h5_path, game, backend='auto'):
             return network, f'{onnx_path} on onnxruntime'
     if backend == 'onnx':
         raise UserError(f'{onnx_path} is missing or older than {h5_path}: run `python export.py` first.')
+    if backend == 'auto' and keras_backend() != 'tensorflow':  # Keras' search needs TensorFlow's trace
+        from alphazero.onnx_export import converted
+        data, _ = converted(h5_path, game, f'{h5_path} cannot run on onnxruntime')
+        return OnnxNetwork(data), f'{h5_path} converted to ONNX, on onnxruntime'
     require_tensorflow(f'the search on Keras ({h5_path} has no current .onnx export, or --backend keras)')
     return KerasNetwork(load_model(h5_path, game)), f'{h5_path} on Keras'

@@ -1,7 +1,8 @@
 """Keras models to ONNX (export.py is the stage; everything that needs a current .onnx calls this).
 
 Self-play runs the network on onnxruntime, which is faster than Keras for the many small batches
-of a search. tf2onnx converts the model; onnxruntime then checks that both give the same outputs.
+of a search. tf2onnx converts the model (jax2onnx when Keras runs on JAX, which needs no TensorFlow);
+onnxruntime then checks that both give the same outputs.
 
 The ONNX file has one input and two outputs (three with a margin head), all with a dynamic batch size:
   input  'input'  float32 (batch, H, W, C)  the game's input planes (tic-tac-toe: 3, 3, 2)
@@ -13,13 +14,14 @@ import os
 
 import numpy as np
 
-from alphazero.cli import UserError, quiet_keras, require_tensorflow
+from alphazero.cli import UserError, keras_backend, quiet_keras
 from alphazero.files import SIMS_KEY, atomic_output, load_model, recorded_sims
 from alphazero.games import as_game, model_path, sample_positions
 from alphazero.inference import (INPUT_NAME, MARGIN_NAME, OUTPUT_NAMES, SOURCE_KEY, KerasNetwork, OnnxNetwork,
-                                 file_sha256)
+                                 file_sha256, full_float32)
 
 ONNX_OPSET = 17
+JAX_ONNX_OPSET = 18     # jax2onnx writes ReduceMean's axes as an input, which ONNX allows from opset 18
 PARITY_POSITIONS = 64   # real positions on which Keras and onnxruntime must agree
 PARITY_TOLERANCE = 1e-4
 
@@ -33,45 +35,77 @@ def convert_erfc(ctx, node, name, args):
     ctx.insert_new_node_on_output('Sub', node.output[0], inputs=[one.output[0], node.output[0]])
 
 
-# Convert h5_path to onnx_path; returns the largest difference between Keras and onnxruntime
-def export(h5_path=None, onnx_path=None, game=None):
-    require_tensorflow('the ONNX export')
-    quiet_keras()
+# The model as an ONNX graph with named input and outputs and a free batch dimension, by tf2onnx
+def convert_tensorflow(model, game):
     import tensorflow as tf
     import tf2onnx
-    game = as_game(game)
-    h5_path = h5_path or model_path(game, 'best.h5')
-    onnx_path = onnx_path or os.path.splitext(h5_path)[0] + '.onnx'
-    model = load_model(h5_path, game)
-
-    # Trace the model with named input and outputs and a free batch dimension
     signature = (tf.TensorSpec((None, *game.INPUT_SHAPE), tf.float32, name=INPUT_NAME),)
 
     @tf.function(input_signature=signature)
     def forward(planes):
         return dict(zip((*OUTPUT_NAMES, MARGIN_NAME), model(planes, training=False)))
 
-    # Convert, and remember which .h5 file this came from
     onnx_model, _ = tf2onnx.convert.from_function(forward, input_signature=signature, opset=ONNX_OPSET,
                                                   custom_op_handlers={'Erfc': (convert_erfc, [])})
+    return onnx_model
+
+
+# The same by jax2onnx, for Keras on JAX (KERAS_BACKEND=jax)
+def convert_jax(model, game):
+    import jax
+    try:
+        import jax2onnx
+    except ModuleNotFoundError:
+        raise UserError('the ONNX export on Keras with JAX needs jax2onnx: install it with WITH_JAX=1 bash setup.sh '
+                        '(docs/scaling.md), or run without KERAS_BACKEND=jax') from None
+    planes = jax.ShapeDtypeStruct(('batch', *game.INPUT_SHAPE), np.float32)
+    return jax2onnx.to_onnx(lambda x: tuple(model(x, training=False)), inputs=[planes], opset=JAX_ONNX_OPSET,
+                            input_names=[INPUT_NAME], output_names=[*OUTPUT_NAMES, MARGIN_NAME][:len(model.outputs)])
+
+
+CONVERTERS = {'tensorflow': convert_tensorflow, 'jax': convert_jax}
+
+
+# The model of h5_path as the bytes of an ONNX file, checked against Keras on real positions (a
+# difference beyond the tolerance raises, saying `failure`); returns them and the largest difference
+def converted(h5_path, game, failure):
+    quiet_keras()
+    convert = CONVERTERS.get(keras_backend())
+    if convert is None:
+        raise UserError(f'the ONNX export needs Keras on TensorFlow or JAX, not KERAS_BACKEND={keras_backend()}')
+    model = load_model(h5_path, game)
+
+    # Convert, and remember which .h5 file this came from
+    onnx_model = convert(model, game)
     entry = onnx_model.metadata_props.add()
     entry.key, entry.value = SOURCE_KEY, file_sha256(h5_path)
     sims = recorded_sims(h5_path)
     if sims:
         entry = onnx_model.metadata_props.add()
         entry.key, entry.value = SIMS_KEY, str(sims)
+    data = onnx_model.SerializeToString()
 
-    # Check the outputs on real positions before the file goes into place
+    # The conversion is checked, not the device: both sides in full float32, onnxruntime on the CPU
+    planes = np.stack([state.planes() for state in sample_positions(game, PARITY_POSITIONS)])
+    with full_float32():
+        expected = KerasNetwork(model, traced=False).outputs(planes)
+    actual = OnnxNetwork(data, run_on='cpu').outputs(planes)
+    difference = max(float(np.abs(e - a).max()) for e, a in zip(expected, actual) if e is not None)
+    if difference > PARITY_TOLERANCE:
+        raise UserError(f'ONNX outputs differ from Keras by {difference:.2e} (> {PARITY_TOLERANCE}) on '
+                        f'{PARITY_POSITIONS} positions; {failure}.')
+    return data, difference
+
+
+# Convert h5_path to onnx_path; returns the largest difference between Keras and onnxruntime
+def export(h5_path=None, onnx_path=None, game=None):
+    game = as_game(game)
+    h5_path = h5_path or model_path(game, 'best.h5')
+    onnx_path = onnx_path or os.path.splitext(h5_path)[0] + '.onnx'
+    data, difference = converted(h5_path, game, f'{onnx_path} was not written')
     with atomic_output(onnx_path) as temporary:
         with open(temporary, 'wb') as f:
-            f.write(onnx_model.SerializeToString())
-        planes = np.stack([state.planes() for state in sample_positions(game, PARITY_POSITIONS)])
-        expected = KerasNetwork(model, traced=False).outputs(planes)
-        actual = OnnxNetwork(temporary).outputs(planes)
-        difference = max(float(np.abs(e - a).max()) for e, a in zip(expected, actual) if e is not None)
-        if difference > PARITY_TOLERANCE:
-            raise UserError(f'ONNX outputs differ from Keras by {difference:.2e} (> {PARITY_TOLERANCE}) on '
-                            f'{PARITY_POSITIONS} positions; {onnx_path} was not written.')
+            f.write(data)
     return difference
 
 

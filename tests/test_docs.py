@@ -77,7 +77,7 @@ def test_every_command_of_the_docs_names_a_script_and_flags_it_has(page):
                 wrong.append(f'{script} does not exist')
                 continue
             if script.endswith('.sh'):
-                continue  # setup.sh: no flags, only WITH_RAY=1 and WITH_GPU=1
+                continue  # setup.sh: no flags, only variables (WITH_RAY=1, WITH_GPU=1, ...)
             given = set(re.findall(r'(?<!\S)--[a-z][a-z-]*', arguments))
             wrong += [f'{script} has no {flag}' for flag in sorted(given - flags_of(script))] if given else []
     assert not wrong, f'{page}: {wrong}'
