@@ -180,6 +180,23 @@ def gpu_table(page):
     return '\n'.join(rows)
 
 
+# A whole training cycle on the GPU and on the same machine's CPUs (docs/scaling.md), from
+# docs/scaling/gpu-cycle.json: each cycle's figure, and how many times faster the GPU's median is
+GPU_CYCLE_BEGIN = '<!-- the table below is made by docs/make_tables.py from docs/scaling/gpu-cycle.json -->'
+
+
+def gpu_cycle_table(page):
+    with open(os.path.join(ROOT, 'docs', 'scaling', 'gpu-cycle.json'), encoding='utf-8') as f:
+        measured = json.load(f)
+    rows = ['| what | CPU, 16 cores | GPU | GPU faster by |', '|---|---|---|---:|']
+    for stage in measured['stages']:
+        cpu, gpu = statistics.median(stage['cpu']), statistics.median(stage['gpu'])
+        faster = cpu / gpu if stage['what'].endswith('(s)') else gpu / cpu  # times, or rates
+        rows.append(f'| {stage["what"]} | {" / ".join(f"{x:,g}" for x in stage["cpu"])} | '
+                    f'{" / ".join(f"{x:,g}" for x in stage["gpu"])} | {faster:.2f} x |')
+    return '\n'.join(rows)
+
+
 # The speed of each game's rules beside its network (docs/speed.md), from bench/bench_games.py --out
 GAMES_SPEED_BEGIN = '<!-- the table below is made by docs/make_tables.py from docs/speed/games.json -->'
 
@@ -200,7 +217,7 @@ PAGES = {'README.md': [(BEGIN, table)], 'README.ja.md': [(BEGIN, table)],
          os.path.join('docs', 'strength.md'): [(BEGIN, table), (LEVELS_BEGIN, levels_table), (SETTAI_BEGIN, settai_table)],
          os.path.join('docs', 'shogi.md'): [(SHOGI_BEGIN, shogi_table)],
          os.path.join('docs', 'recipes.md'): [(RECIPES_BEGIN, recipes_table)],
-         os.path.join('docs', 'scaling.md'): [(GPU_BEGIN, gpu_table)],
+         os.path.join('docs', 'scaling.md'): [(GPU_BEGIN, gpu_table), (GPU_CYCLE_BEGIN, gpu_cycle_table)],
          os.path.join('docs', 'speed.md'): [(GAMES_SPEED_BEGIN, games_speed_table)]}
 
 
