@@ -21,4 +21,4 @@ def test_bench_workers_plays_with_the_games_self_play_settings():
     settings = bench('bench_workers')['settings_of'](load_game('connect4'))
     # config/connect4.py: search, exploration
     assert (settings['sims'], settings['dirichlet_alpha'], settings['opening_moves'], settings['greedy_after'],
-            settings['q_ratio']) == (50, 1.0, 2, 10, 0.5)
+            settings['q_ratio']) == (16, 0, 2, 10, 0.5)
