@@ -386,13 +386,13 @@ def test_each_game_brings_its_training_defaults_and_flags_still_win():
     import evaluate_best_player
     import human_play
     import self_play
-    assert self_play.parse_args(['--game', 'connect4']).games == 100
+    assert self_play.parse_args(['--game', 'connect4']).games == 200  # config/connect4.py
     assert evaluate_best_player.parse_args(['--game', 'connect4']).games == evaluate_best_player.EP_GAME_COUNT
     assert human_play.parse_args(['--game', 'connect4']).sims is None
     # ... and the stages that save a model take what it is to record
     import train_network
     assert train_network.parse_args(['--game', 'othello8']).play_sims == read_recipe('othello8')['play']['play_sims']
-    assert train_network.parse_args(['--game', 'connect4']).play_sims is None
+    assert train_network.parse_args(['--game', 'othello6']).play_sims is None  # no play in its recipe
 
 
 def test_a_misspelt_setting_in_a_recipe_or_a_preset_is_an_error(tmp_path, monkeypatch):
