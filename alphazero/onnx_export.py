@@ -66,6 +66,11 @@ def convert_jax(model, game):
 CONVERTERS = {'tensorflow': convert_tensorflow, 'jax': convert_jax}
 
 
+# The last conversion, by the SHA-256 of its .h5 file: the book's gated cycle converts latest.h5 to
+# search with it on JAX, and exports the same file again when it becomes best.h5
+last_conversion = {}
+
+
 # The model of h5_path as the bytes of an ONNX file, checked against Keras on real positions (a
 # difference beyond the tolerance raises, saying `failure`); returns them and the largest difference
 def converted(h5_path, game, failure):
@@ -73,12 +78,15 @@ def converted(h5_path, game, failure):
     convert = CONVERTERS.get(keras_backend())
     if convert is None:
         raise UserError(f'the ONNX export needs Keras on TensorFlow or JAX, not KERAS_BACKEND={keras_backend()}')
+    source = (file_sha256(h5_path), game.NAME, keras_backend())
+    if source in last_conversion:
+        return last_conversion[source]
     model = load_model(h5_path, game)
 
     # Convert, and remember which .h5 file this came from
     onnx_model = convert(model, game)
     entry = onnx_model.metadata_props.add()
-    entry.key, entry.value = SOURCE_KEY, file_sha256(h5_path)
+    entry.key, entry.value = SOURCE_KEY, source[0]
     sims = recorded_sims(h5_path)
     if sims:
         entry = onnx_model.metadata_props.add()
@@ -94,6 +102,8 @@ def converted(h5_path, game, failure):
     if difference > PARITY_TOLERANCE:
         raise UserError(f'ONNX outputs differ from Keras by {difference:.2e} (> {PARITY_TOLERANCE}) on '
                         f'{PARITY_POSITIONS} positions; {failure}.')
+    last_conversion.clear()
+    last_conversion[source] = data, difference
     return data, difference
 
 

@@ -20,7 +20,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def run_on_backend(backend, *argv, cwd):
     environment = dict(os.environ, KERAS_BACKEND=backend, PYTHONPATH=REPO)
     return subprocess.run([sys.executable, *argv], cwd=cwd, env=environment, capture_output=True, text=True,
-                          timeout=120, stdin=subprocess.DEVNULL)
+                          timeout=300, stdin=subprocess.DEVNULL)
 
 
 # Hides a package as if it were not installed

@@ -15,7 +15,7 @@ from alphazero.files import history_sims, read_history, recorded_sims, save_mode
 from alphazero.inference import KerasNetwork, OnnxNetwork, load_network, onnx_is_current
 from alphazero.match import LiveGame, MctsPlayer, games_to_arrays, play_games, player_points
 from conftest import REPO, stop_play_games, tiny_model
-from evaluate_network import average_point, evaluate_network, first_player_point
+from evaluate_network import average_point, evaluate_network, first_player_point, update_best_player
 from export import export
 from self_play import first_player_value, self_play
 from train_network import train_network
@@ -148,6 +148,25 @@ def test_onnx_export_matches_keras(tiny_best):
     save_model(tiny_model(seed=9), 'model/best.h5')
     assert not onnx_is_current('model/best.onnx', 'model/best.h5')
     assert isinstance(load_network('model/best.h5', game)[0], KerasNetwork)
+
+
+def test_a_model_copied_to_another_name_is_converted_once(tiny_best, monkeypatch):
+    # The book's cycle on JAX converts latest.h5 to search with it, then exports its copy best.h5
+    from alphazero import onnx_export
+    conversions = []
+    convert = onnx_export.CONVERTERS['tensorflow']
+    monkeypatch.setitem(onnx_export.CONVERTERS, 'tensorflow', lambda *a: conversions.append(a) or convert(*a))
+    save_model(tiny_model(seed=5), 'model/latest.h5')
+    data, _ = onnx_export.converted('model/latest.h5', game, 'not converted')
+    update_best_player()
+    export()
+    assert len(conversions) == 1
+    assert open('model/best.onnx', 'rb').read() == data
+    assert onnx_is_current('model/best.onnx', 'model/best.h5')
+    # Other weights are converted again
+    save_model(tiny_model(seed=9), 'model/best.h5')
+    export()
+    assert len(conversions) == 2 and onnx_is_current('model/best.onnx', 'model/best.h5')
 
 
 def test_a_stopped_evaluation_goes_on_from_the_games_it_kept(tiny_best, workdir, monkeypatch, capsys):
