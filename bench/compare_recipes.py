@@ -119,7 +119,7 @@ def draw(results, path):
                                   ls='--' if 'wall-clock' in recipe else '-')
                 for m in marks:
                     axis.scatter([m] * len(measures[name][m]), measures[name][m], color=line.get_color(), alpha=0.3, s=12)
-            axis.set_title(name if len(batches) == 1 else f'{name}, {batch or "first batch"}')
+            axis.set_title(name if len(batches) == 1 else f'{name}, {batch or "first batch"}', fontsize=9)
             axis.set_ylim(-0.02, 1.02)
             axis.set_xlabel('processor minutes of training (one core)' if clocks == {'cpu_elapsed'}
                             else 'minutes of training (one core): processor, or wall-clock (dashed)')
