@@ -100,7 +100,7 @@ def recipes_table(page):
         with open(path, encoding='utf-8') as f:
             results = json.load(f)
         files.append((results, summary(results)))
-    # One column a minute mark that any run reached (most stopped at 30)
+    # One column a minute mark that any run reached; a run that stopped before a mark shows '-'
     marks = sorted({m for _, table in files for measures in table.values() for by_mark in measures.values()
                     for m in by_mark})
     rows = ['| game | recipe | measure | runs | ' + ' | '.join(f'{m} min: median (worst)' for m in marks) + ' |',
