@@ -203,6 +203,13 @@ def browse(workdir, mode, *serve_args):
     return result, log
 
 
+# Keep a test's screenshot in web/test/screenshots, which a fresh clone lacks, whatever test runs first
+def keep_screenshot(path, name):
+    folder = os.path.join(REPO, 'web', 'test', 'screenshots')
+    os.makedirs(folder, exist_ok=True)
+    shutil.copy(path, os.path.join(folder, name))
+
+
 def test_a_game_in_the_browser_against_a_real_exported_model(tiny_best, workdir):
     from export import export
     export('model/best.h5')
@@ -210,8 +217,7 @@ def test_a_game_in_the_browser_against_a_real_exported_model(tiny_best, workdir)
     assert re.search(r'played \d moves: (You win|You lose|Draw), with a take-back', result.stdout)
     assert 'GET /model/tictactoe.onnx' in log and 'GET /ort/ort-wasm-simd-threaded' in log  # from the npm package
     assert (workdir / 'play.png').stat().st_size > 10000
-    os.makedirs(os.path.join(REPO, 'web', 'test', 'screenshots'), exist_ok=True)
-    shutil.copy(workdir / 'play.png', os.path.join(REPO, 'web', 'test', 'screenshots', 'tictactoe.png'))
+    keep_screenshot(workdir / 'play.png', 'tictactoe.png')
 
 
 def tiny_exported_model(name, sims):
@@ -228,7 +234,7 @@ def test_the_page_speaks_japanese_and_english_and_shows_coordinates(tiny_best, w
     export('model/best.h5')
     result, _ = browse(workdir, 'languages', '--sims', '4')
     assert 'Japanese, then English kept; coordinates abc 123' in result.stdout
-    shutil.copy(workdir / 'languages-ja.png', os.path.join(REPO, 'web', 'test', 'screenshots', 'tictactoe-ja.png'))
+    keep_screenshot(workdir / 'languages-ja.png', 'tictactoe-ja.png')
 
 
 def test_one_server_serves_every_game_and_the_page_picks_them(tiny_best, workdir):
@@ -253,7 +259,7 @@ def test_a_finished_game_is_reviewed_move_by_move(tiny_best, workdir):
     export('model/best.h5')
     result, _ = browse(workdir, 'review', '--sims', '8')
     assert re.search(r"reviewed: Position 0 of 5: the AI's best move [abc][123]", result.stdout)
-    shutil.copy(workdir / 'review.png', os.path.join(REPO, 'web', 'test', 'screenshots', 'tictactoe-review.png'))
+    keep_screenshot(workdir / 'review.png', 'tictactoe-review.png')
 
 
 def test_levels_with_their_elo_the_adaptive_level_and_settai_mode(tiny_best, workdir):
