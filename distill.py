@@ -26,7 +26,7 @@ from alphazero.flags import (add_exploration_flags, add_network_flags, add_openi
                              add_search_option_flags, check_network_flags, network_arguments, search_options)
 from alphazero.games import add_game_flag, game_flag, load_game, model_path
 from alphazero.inference import OnnxNetwork, evaluation_rate, load_network
-from alphazero.limits import (MAX_GAMES, MAX_SIMS, check_network, check_playout_cap, check_self_play, file_path, seed,
+from alphazero.limits import (MAX_GAMES, MAX_SIMS, check_network, check_exploration, check_self_play, file_path, seed,
                              whole_number)
 from alphazero.match import MctsPlayer, match_summary, paired_openings, play_match, play_self_play
 from alphazero.onnx_export import export
@@ -90,8 +90,8 @@ def parse_args(argv=None):
     add_play_flag(parser)
     args = parse_game_args(parser, argv, ('search', 'exploration', 'student', 'play'))
     check_network_flags(args)
-    check_playout_cap(args)
     game = load_game(args.game)
+    check_exploration(args, game)
     check_network(game, args)
     check_self_play(game, args.games, args.sims, SP_PARALLEL)
     # Said before the teacher plays: the match searches only what a player sees, as every match does

@@ -18,7 +18,7 @@ from alphazero.batched_mcts import SearchOptions
 from alphazero.flags import add_exploration_flags, add_search_flags, search_options
 from alphazero.games import add_game_flag, as_game, data_dir, load_game, model_path, player_value
 from alphazero.inference import load_network, use_device
-from alphazero.limits import MAX_GAMES, MAX_PARALLEL, check_playout_cap, check_self_play, real_number, whole_number
+from alphazero.limits import MAX_GAMES, MAX_PARALLEL, check_exploration, check_self_play, real_number, whole_number
 from alphazero.match import play_self_play
 from alphazero.onnx_export import ensure_onnx
 from alphazero.settings import parse_game_args
@@ -44,15 +44,16 @@ def first_player_value(ended_state):
 
 # How self-play plays, as alphazero/match.py's play_self_play takes it (distill.py's teacher plays so too)
 # (beyond the book: `options` change the search, `fast_sims` turns on playout cap randomization,
-# `q_ratio` mixes the search's value of each position into its value target)
+# `q_ratio` mixes the search's value of each position into its value target, `exact_values` puts the
+# game's exact result in its place where the game can solve the position)
 def self_play_settings(evaluate_count=PV_EVALUATE_COUNT, *, temperature=SP_TEMPERATURE, dirichlet_alpha=SP_DIRICHLET_ALPHA,
                        opening_moves=SP_RANDOM_OPENING, greedy_after=SP_GREEDY_AFTER, peek=True, parallel=SP_PARALLEL,
                        cache=True, options=SearchOptions(), fast_sims=0, full_share=SP_FULL_SHARE,
-                       q_ratio=SP_Q_RATIO):
+                       q_ratio=SP_Q_RATIO, exact_values=False):
     return {'sims': evaluate_count, 'temperature': temperature, 'dirichlet_alpha': dirichlet_alpha,
             'dirichlet_weight': SP_DIRICHLET_WEIGHT, 'greedy_after': greedy_after, 'opening_moves': opening_moves,
             'peek': peek, 'parallel': parallel, 'cache': cache, 'options': options, 'fast_sims': fast_sims,
-            'full_share': full_share, 'q_ratio': q_ratio}
+            'full_share': full_share, 'q_ratio': q_ratio, 'exact_values': exact_values}
 
 
 # The settings that the search and exploration flags (over the game's recipe) give, at the book's
@@ -61,7 +62,7 @@ def self_play_settings_of_flags(args):
     return self_play_settings(args.sims, dirichlet_alpha=args.dirichlet, opening_moves=args.random_opening,
                               greedy_after=args.greedy_after, peek=args.peek,
                               options=search_options(args, self_play=True), fast_sims=args.fast_sims,
-                              full_share=args.full_share, q_ratio=args.q_ratio)
+                              full_share=args.full_share, q_ratio=args.q_ratio, exact_values=args.exact_values)
 
 
 # Self-play: returns the history file's path and the stage's statistics
@@ -69,12 +70,12 @@ def self_play(game=None, game_count=SP_GAME_COUNT, evaluate_count=PV_EVALUATE_CO
               temperature=SP_TEMPERATURE, parallel=SP_PARALLEL, cache=True, backend='auto', seed=None,
               dirichlet_alpha=SP_DIRICHLET_ALPHA, opening_moves=SP_RANDOM_OPENING, greedy_after=SP_GREEDY_AFTER,
               peek=True, pool=None, path=None, options=SearchOptions(), fast_sims=0, full_share=SP_FULL_SHARE,
-              q_ratio=SP_Q_RATIO):
+              q_ratio=SP_Q_RATIO, exact_values=False):
     game = as_game(game)
     settings = self_play_settings(evaluate_count, temperature=temperature, dirichlet_alpha=dirichlet_alpha,
                                   opening_moves=opening_moves, greedy_after=greedy_after, peek=peek, parallel=parallel,
                                   cache=cache, options=options, fast_sims=fast_sims, full_share=full_share,
-                                  q_ratio=q_ratio)
+                                  q_ratio=q_ratio, exact_values=exact_values)
 
     # Play all games, many at a time (beyond the book: or on Ray workers, `pool`)
     start = time.perf_counter()
@@ -109,8 +110,8 @@ def parse_args(argv=None):
     add_exploration_flags(parser, SP_DIRICHLET_ALPHA, SP_RANDOM_OPENING, SP_GREEDY_AFTER, SP_DIRICHLET_WEIGHT)
     add_worker_flags(parser)
     args = parse_game_args(parser, argv, ('search', 'self_play', 'exploration'))
-    check_playout_cap(args)
     game = load_game(args.game)
+    check_exploration(args, game)
     check_self_play(game, args.games, args.sims, args.parallel)
     return args
 
@@ -125,7 +126,7 @@ def main():
                                 cache=args.cache, backend=args.backend, seed=args.seed, dirichlet_alpha=args.dirichlet,
                                 opening_moves=args.random_opening, greedy_after=args.greedy_after, peek=args.peek,
                                 pool=pool, options=search_options(args, self_play=True), fast_sims=args.fast_sims,
-                                full_share=args.full_share, q_ratio=args.q_ratio)
+                                full_share=args.full_share, q_ratio=args.q_ratio, exact_values=args.exact_values)
     cache = f', cache hit rate {stats["cache_hit_rate"]:.1%}' if args.cache else ''
     print(f'wrote {path}: {stats["positions"]} positions from {stats["games"]} games, '
           f'{stats["positions_per_second"]:.1f} positions/s, {stats["evaluations"]} network evaluations{cache}')

@@ -20,7 +20,7 @@ from alphazero.flags import (add_engine_flags, add_exploration_flags, add_networ
                              add_search_flags, add_training_flags, check_network_flags, network_arguments, search_options)
 from alphazero.games import add_game_flag, data_dir, game_flag, load_game, model_path
 from alphazero.inference import file_sha256, load_network, use_device
-from alphazero.limits import (MAX_GAMES, MAX_PARALLEL, check_network, check_playout_cap, check_samples,
+from alphazero.limits import (MAX_GAMES, MAX_PARALLEL, check_network, check_exploration, check_samples,
                              check_self_play, file_path, real_number, whole_number)
 from alphazero.onnx_export import ensure_onnx
 from alphazero.settings import ALL_PURPOSES, parse_game_args
@@ -104,8 +104,9 @@ def parse_args(argv=None):
     check_network_flags(args)
     if args.backend == 'onnx':
         raise UserError('--backend onnx is chosen automatically here once best.onnx exists; use auto or keras')
-    check_playout_cap(args)
-    check_run_memory(load_game(args.game), args)
+    game = load_game(args.game)
+    check_exploration(args, game)
+    check_run_memory(game, args)
     use_device(args.device)
     return args
 
@@ -164,7 +165,8 @@ def run_cycle(game, args, cycle, progress_path, training, games, previous_exact=
                              backend=args.backend, seed=seed, dirichlet_alpha=args.dirichlet,
                              opening_moves=args.random_opening, greedy_after=args.greedy_after, peek=args.peek,
                              pool=pool, path=pending, options=search_options(args, self_play=True),
-                             fast_sims=args.fast_sims, full_share=args.full_share, q_ratio=args.q_ratio)
+                             fast_sims=args.fast_sims, full_share=args.full_share, q_ratio=args.q_ratio,
+                             exact_values=args.exact_values)
         path = history_path(data_dir(game))
         print(f'{path}: {stats["positions"]} positions, {stats["positions_per_second"]:.0f} positions/s')
         return dict(stats, path=path)

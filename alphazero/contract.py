@@ -57,6 +57,11 @@ class Game:
     PASS: Optional[int] = None
     # Small enough for alphazero/exact.py to solve: the exact strength is measured every cycle
     SOLVABLE: bool = False
+    # exact_value(state) -> the exact result for the side to move (1, 0 or -1) where the game can
+    # solve the position quickly (Connect Four: from 22 stones on), else None: self-play's
+    # --exact-values trains the value head on it in place of the game's result, as Leela Chess Zero
+    # rescores its endgames with tablebases
+    exact_value: Optional[Callable] = None
     # Each game is dealt random values at its start (point-Othello): matches play duplicate games
     # (each deal with both colours), and GTP, which cannot tell a deal, is not offered
     RANDOM_START: bool = False

@@ -83,6 +83,10 @@ def add_exploration_flags(parser, dirichlet, random_opening, greedy_after, diric
                         help='the value target of a self-play position: (1 - R) x the game\'s result + R x its '
                              'search\'s value of the position (Leela Chess Zero\'s q_ratio); 0 is the result alone, '
                              'as in the book (default: %(default)s)')
+    parser.add_argument('--exact-values', action='store_true',
+                        help='train the value head on the exact result of the positions the game can solve '
+                             '(its exact_value) in place of the game\'s result, as Leela Chess Zero rescores '
+                             'endgames with tablebases (default: off, as in the book)')
     parser.add_argument('--no-peek', dest='peek', action='store_false',
                         help='games with hidden information (pointothello): self-play searches only what a player '
                              'sees, as every other stage does (default: self-play may see it, as the point-Othello '

@@ -159,11 +159,15 @@ def check_self_play(game, game_count, sims, parallel):
     check_history(game, game_count)
 
 
-def check_playout_cap(args):
-    """Playout cap randomization searches some moves cheaply: with fewer simulations than the rest."""
+def check_exploration(args, game):
+    """Playout cap randomization searches some moves cheaply: with fewer simulations than the rest;
+    exact value targets need a game that can solve positions."""
     if args.fast_sims and args.fast_sims >= args.sims:
         raise UserError(f'--fast-sims {args.fast_sims} is not fewer than --sims {args.sims}: the cheap searches '
                         'must be smaller than the full ones (0 turns them off)')
+    if args.exact_values and game.exact_value is None:
+        raise UserError(f'--exact-values: {game.NAME} cannot solve its positions (its module has no exact_value, '
+                        'alphazero/contract.py); leave the flag out')
 
 
 def network_parameters(game, network, filters, blocks, width, layers):

@@ -344,7 +344,7 @@ class FunctionPlayer:
 
 @dataclass
 class LiveGame:
-    """A game being played: game `index` of the pairings, started from new_state() by the `opening`
+    """A game being played: game `index` of the pairings, started from `start` by the `opening`
     moves (not recorded), then `moves` by the players; `records` holds (input planes, move
     distribution, ply, the search's value) per recorded player move. An engine may end a game by a
     claim instead of a move: 'resign' (the side to move of `state` resigned) or 'win' (it declared a
@@ -355,6 +355,7 @@ class LiveGame:
     moves: list = field(default_factory=list)
     records: list = field(default_factory=list)
     claim: Optional[str] = None
+    start: object = None
 
     @property
     def plies(self):
@@ -392,10 +393,10 @@ def play_games(new_state, pairings, parallel=None, record=False, progress=None, 
         while waiting and len(live) < parallel:
             index = waiting.pop()
             opening = tuple(openings[index]) if openings else ()
-            state = starts[index] if starts else new_state()
+            start = state = starts[index] if starts else new_state()
             for action in opening:
                 state = state.next(action)
-            live[index] = LiveGame(index, state, opening)
+            live[index] = LiveGame(index, state, opening, start=start)
 
         # Group the live games by the player to move, and let each player answer its group at once;
         # engines (other processes) are asked first, so that they think while our search runs
@@ -467,17 +468,36 @@ def describe_match(summary):
 
 # Turn finished games into arrays: the value target of each recorded move is the game's result for
 # the side that made it (going back from the end, the side flips every ply; a pass is a ply too),
-# beyond the book mixed with its search's value of the position: (1 - q_ratio) x result + q_ratio x value
-def games_to_arrays(results, q_ratio=0.0):
+# beyond the book mixed with its search's value of the position: (1 - q_ratio) x result + q_ratio x value,
+# or replaced by the exact result where `exact_value` (the game's, alphazero/contract.py) knows it
+def games_to_arrays(results, q_ratio=0.0, exact_value=None):
     positions, policies, values = [], [], []
     for played in results:
         last_mover_value = -terminal_value(played.state)
+        exact = exact_values(played, exact_value) if exact_value else {}
         for planes, policy, ply, search_value in played.records:
             result = last_mover_value * (-1) ** (played.plies - 1 - ply)
-            values.append((1 - q_ratio) * result + q_ratio * search_value if q_ratio else result)
+            if exact.get(ply) is not None:
+                values.append(exact[ply])
+            else:
+                values.append((1 - q_ratio) * result + q_ratio * search_value if q_ratio else result)
             positions.append(planes)
             policies.append(policy)
     return np.stack(positions), np.stack(policies), np.array(values, dtype=np.float32)
+
+
+# {ply: the exact result for the side to move, or None} of a self-play game's recorded positions,
+# from the game's exact_value (the positions replayed from the start, through the opening)
+def exact_values(played, exact_value):
+    state = played.start
+    for action in played.opening:
+        state = state.next(action)
+    recorded, exact = {ply for _, _, ply, _ in played.records}, {}
+    for ply, action in enumerate(played.moves):
+        if ply in recorded:
+            exact[ply] = exact_value(state)
+        state = state.next(action)
+    return exact
 
 
 # The margin target of each recorded move: the game's final margin (discs, points) for the side
@@ -509,7 +529,7 @@ def play_self_play(game, network, count, settings, rng, progress=None):
     """`count` self-play games of one network, all at once; returns the (position, policy, value,
     margin) arrays (margin None for a game without one) and the evaluator's counts. `settings`: sims, temperature, dirichlet_alpha,
     dirichlet_weight, greedy_after, opening_moves, peek, parallel, cache, options, fast_sims, full_share,
-    q_ratio (self_play.py's flags)."""
+    q_ratio, exact_values (self_play.py's flags)."""
     evaluator = Evaluator(network, cache=settings['cache'])
     # In a game with hidden information the search may see it (peek), as the point-Othello page's self-play does
     determinize = None if settings['peek'] else game.determinize
@@ -525,7 +545,8 @@ def play_self_play(game, network, count, settings, rng, progress=None):
         raise UserError(f'no move of the {count} self-play games was searched in full, so none can be trained on: '
                         'play more games or raise --full-share')
     margins = games_to_margins(results, game) if game.MARGIN_SCALE else None
-    return (*games_to_arrays(results, settings['q_ratio']), margins), {'evaluations': evaluator.evaluations, 'lookups': evaluator.lookups,
+    exact_value = game.exact_value if settings['exact_values'] else None
+    return (*games_to_arrays(results, settings['q_ratio'], exact_value), margins), {'evaluations': evaluator.evaluations, 'lookups': evaluator.lookups,
                                                   'hit_rate': evaluator.hit_rate}
 
 

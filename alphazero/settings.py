@@ -21,7 +21,8 @@ PURPOSES = {
     'search': ('sims', 'gumbel', 'fpu', 'margin_weight'),                     # every search
     'self_play': ('games', 'parallel'),                                       # self_play.py
     'exploration': ('dirichlet', 'random_opening', 'greedy_after', 'peek',    # self_play.py
-                    'forced_playouts', 'fast_sims', 'full_share', 'q_ratio'),
+                    'forced_playouts', 'fast_sims', 'full_share', 'q_ratio',
+                    'exact_values'),
     'training': ('samples', 'window', 'epochs', 'symmetries', 'learning_rate'),  # train_network.py
     'play': ('play_sims',),                                                   # what a saved model records
     'evaluation': ('opening',),                                               # evaluate_best_player.py

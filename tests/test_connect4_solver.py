@@ -1,4 +1,5 @@
-"""The exact Connect Four solver of the benchmarks, against plain minimax over connect4.State."""
+"""Connect Four's exact solver (connect4.py, which the benchmarks and --exact-values use), against plain
+minimax over connect4.State."""
 import functools
 import os
 import random
@@ -9,7 +10,8 @@ import pytest
 import connect4
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'bench'))
-from connect4_solver import Solver, label_positions, winning_squares  # noqa: E402
+from connect4_solver import label_positions  # noqa: E402
+from connect4 import Solver, winning_squares  # noqa: E402
 
 
 @functools.lru_cache(maxsize=None)
@@ -70,3 +72,19 @@ def test_labelled_positions_each_have_a_wrong_move():
         assert not state.is_done() and 24 <= len(entry['moves']) <= 30
         assert sorted(int(c) for c in entry['results']) == state.legal_actions()
         assert len(set(entry['results'].values())) > 1
+
+
+def test_exact_value_is_minimax_from_its_stone_count_on_and_none_before():
+    for state in late_positions(100, 4):
+        assert connect4.exact_value(state) == minimax(state.pieces, state.enemy_pieces)
+    rng = random.Random(5)
+    early = [s for s in (random_position(rng, stones) for stones in range(connect4.EXACT_FROM)) if s is not None]
+    assert early and all(connect4.exact_value(state) is None for state in early)
+
+
+def test_exact_value_agrees_with_the_benchmark_labels():
+    from connect4_accuracy import read_positions
+    late = [(state, results) for state, results in read_positions()
+            if (state.pieces | state.enemy_pieces).bit_count() >= connect4.EXACT_FROM][:60]
+    assert len(late) == 60
+    assert all(connect4.exact_value(state) == max(results.values()) for state, results in late)

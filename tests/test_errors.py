@@ -170,7 +170,8 @@ def test_an_onnx_model_plays_where_an_h5_does(tiny_best):
                                   ['train_network.py'],
                                   ['bench/settai_margins.py', '--game', 'connect4', '--opponent', 'alpha-beta 4', '--out', 'x.json'],
                                   ['bench/settai_margins.py', '--game', 'connect4', '--engines-only', '--out', 'x.json'],
-                                  ['distill.py', '--teacher', 'model/best.h5', '--sims', '8', '--fast-sims', '8']])
+                                  ['distill.py', '--teacher', 'model/best.h5', '--sims', '8', '--fast-sims', '8'],
+                                  ['self_play.py', '--exact-values']])
 def test_errors_are_one_short_line(tiny_best, argv):
     result = run_script(*argv, cwd='.', timeout=120)
     lines = result.stderr.strip().splitlines()

@@ -69,6 +69,30 @@ def test_the_q_ratio_mixes_the_search_value_of_each_position_into_its_value_targ
     assert set(np.unique(read_history(path, game)[2])) - {-1, 0, 1}
 
 
+def test_exact_values_replace_the_value_targets_of_the_positions_the_game_solves(workdir):
+    import connect4
+    from alphazero.games import load_game
+    c4 = load_game('connect4')
+    save_model(tiny_model(rules=c4), 'runs/connect4/model/best.h5')
+    # The same games (same seed) with and without the flag
+    for path, exact_values in (('exact.npz', True), ('mixed.npz', False)):
+        self_play(c4, game_count=6, evaluate_count=4, seed=1, opening_moves=8, q_ratio=0.5, path=path,
+                  exact_values=exact_values)
+    position, _, value = read_history('exact.npz', c4)
+    mixed = read_history('mixed.npz', c4)[2]
+    bits = [1 << int(b) for b in connect4.SQUARE_BITS]
+    solved = 0
+    for planes, target, other in zip(position, value, mixed):
+        stones, enemy = (sum(b for b, on in zip(bits, planes[..., i].reshape(-1)) if on) for i in (0, 1))
+        exact = connect4.exact_value(connect4.State(stones, enemy))
+        if exact is None:
+            assert target == other    # the game's result mixed with the search's value, as without the flag
+        else:
+            assert target == exact
+            solved += 1
+    assert 0 < solved < len(value)
+
+
 def test_self_play_writes_a_history_file_that_loads_without_pickle(tiny_best):
     path, stats = self_play(game_count=6, evaluate_count=8, seed=1)
     assert path.startswith('data' + os.sep) and path.endswith('.npz')
