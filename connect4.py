@@ -13,7 +13,7 @@ import sys
 
 import numpy as np
 
-from alphazero.opponents import heuristic_opponents, random_action
+from alphazero.play.opponents import heuristic_opponents, random_action
 
 # The network's view of the game
 NAME = 'connect4'
@@ -152,7 +152,6 @@ def opponents():
 BOTTOM = sum(1 << (c * HEIGHT) for c in range(COLUMNS))   # the lowest square of each column
 SQUARES = ROWS * COLUMNS
 CENTRE_FIRST = sorted(range(COLUMNS), key=lambda c: abs(2 * c - (COLUMNS - 1)))
-EXACT_FROM = 22  # exact_value solves positions of this many stones or more (a few milliseconds each)
 
 
 def winning_squares(stones, mask):
@@ -240,23 +239,7 @@ class Solver:
         return best
 
 
-SOLVER = Solver()
-
-
-# The exact result for the side to move (1 win, 0 draw, -1 loss) of a position of EXACT_FROM stones
-# or more, else None: what self-play's --exact-values trains the value head on (alphazero/contract.py)
-def exact_value(state):
-    mask = state.pieces | state.enemy_pieces
-    if mask.bit_count() < EXACT_FROM:
-        return None
-    if state.is_done():
-        return -1 if state.is_lose() else 0
-    if len(SOLVER.table) > 2_000_000:   # keep memory bounded
-        SOLVER.table.clear()
-    return SOLVER.solve(state.pieces, mask)
-
-
 # Play one random game when run alone
 if __name__ == '__main__':
-    from alphazero.games import play_random_game
+    from alphazero.game.registry import play_random_game
     play_random_game(sys.modules[__name__])

@@ -19,19 +19,26 @@ import tempfile
 import numpy as np
 from tqdm import tqdm
 
-from alphazero.batched_mcts import Evaluator
-from alphazero.cli import ArgumentParser, UserError, quiet_keras, run
-from alphazero.files import save_model, write_json
-from alphazero.flags import (add_exploration_flags, add_network_flags, add_opening_flag, add_play_flag,
-                             add_search_option_flags, check_network_flags, network_arguments, search_options)
-from alphazero.games import add_game_flag, game_flag, load_game, model_path
-from alphazero.inference import OnnxNetwork, evaluation_rate, load_network
-from alphazero.limits import (MAX_GAMES, MAX_SIMS, check_network, check_exploration, check_self_play, file_path, seed,
-                             whole_number)
-from alphazero.match import MctsPlayer, match_summary, paired_openings, play_match, play_self_play
-from alphazero.onnx_export import export
-from alphazero.settings import parse_game_args
-from alphazero.training import compile_model, epoch_batches, train_epoch
+from alphazero.search.evaluator import Evaluator
+from alphazero.cli.run import ArgumentParser, run
+from alphazero.errors import UserError
+from alphazero.network.keras_setup import quiet_keras
+from alphazero.network.model_file import save_model
+from alphazero.files import write_json
+from alphazero.cli.flags import (add_exploration_flags, add_network_flags, add_opening_flag, add_play_flag, add_search_option_flags, check_network_flags, network_arguments, search_options)
+from alphazero.game.registry import add_game_flag, game_flag, load_game
+from alphazero.game.paths import model_path
+from alphazero.network.runtimes import OnnxNetwork, evaluation_rate
+from alphazero.network.load import load_network
+from alphazero.limits import (MAX_GAMES, MAX_SIMS, check_network, check_self_play, file_path, seed, whole_number)
+from alphazero.play.players import MctsPlayer
+from alphazero.play.elo import match_summary
+from alphazero.play.openings import paired_openings
+from alphazero.play.matches import play_match
+from alphazero.play.self_play_games import play_self_play
+from alphazero.network.onnx_export import export
+from alphazero.cli.settings import parse_game_args
+from alphazero.data.training import compile_model, epoch_batches, train_epoch
 from dual_network import DN_HEADS, DN_LAYERS, DN_NETWORK, DN_WIDTH, build_network, describe_network
 from evaluate_best_player import EP_OPENING
 from pv_mcts import PV_EVALUATE_COUNT
@@ -91,7 +98,6 @@ def parse_args(argv=None):
     args = parse_game_args(parser, argv, ('search', 'exploration', 'student', 'play'))
     check_network_flags(args)
     game = load_game(args.game)
-    check_exploration(args, game)
     check_network(game, args)
     check_self_play(game, args.games, args.sims, SP_PARALLEL)
     # Said before the teacher plays: the match searches only what a player sees, as every match does

@@ -23,12 +23,16 @@
 
 import os
 
-from alphazero.cli import ArgumentParser, UserError, quiet_keras, run
-from alphazero.files import remove_stale_temporaries, save_model
-from alphazero.flags import add_network_flags, check_network_flags, network_arguments
-from alphazero.games import add_game_flag, as_game, load_game, model_path
+from alphazero.cli.run import ArgumentParser, run
+from alphazero.errors import UserError
+from alphazero.network.keras_setup import quiet_keras
+from alphazero.data.run_folder import remove_stale_temporaries
+from alphazero.network.model_file import save_model
+from alphazero.cli.flags import add_network_flags, check_network_flags, network_arguments
+from alphazero.game.registry import add_game_flag, as_game, load_game
+from alphazero.game.paths import model_path
 from alphazero.limits import check_network
-from alphazero.settings import parse_game_args
+from alphazero.cli.settings import parse_game_args
 
 # Parameters
 DN_FILTERS = 128        # filters of every convolution (the AlphaZero paper: 256)

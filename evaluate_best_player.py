@@ -15,19 +15,28 @@ import os
 import numpy as np
 from tqdm import tqdm
 
-from alphazero.cli import ArgumentParser, UserError, run
-from alphazero.exact import describe, exact_strength
-from alphazero.files import check_output, model_advice, playing_sims, read_kept, write_kept
-from alphazero.batched_mcts import SearchOptions
-from alphazero.flags import add_engine_flags, add_search_flags, add_settai_flag, search_options
-from alphazero.games import add_game_flag, as_game, load_game, model_path, playing_model_path
-from alphazero.inference import file_sha256, onnx_is_current, use_device
+from alphazero.cli.run import ArgumentParser, run
+from alphazero.errors import UserError
+from alphazero.play.exact import describe, exact_strength
+from alphazero.files import check_output
+from alphazero.network.model_file import model_advice, playing_sims
+from alphazero.play.resumable import read_kept, write_kept
+from alphazero.search.search import SearchOptions
+from alphazero.cli.flags import add_engine_flags, add_search_flags, add_settai_flag, search_options
+from alphazero.game.registry import add_game_flag, as_game, load_game
+from alphazero.game.paths import model_path, playing_model_path
+from alphazero.network.onnx_export import file_sha256, onnx_is_current
+from alphazero.network.runtimes import use_device
 from alphazero.limits import MAX_ENGINES, MAX_GAMES, MAX_PARALLEL, check_search, file_path, whole_number
-from alphazero.match import (FunctionPlayer, describe_match, duplicate_starts, engine_player, engine_problem,
-                             game_point, match_pairings, match_summary, mcts_player, paired_openings, play_games)
-from alphazero.onnx_export import ensure_onnx
-from alphazero.settings import parse_game_args
-from alphazero.workers import add_worker_flags, worker_pool
+from alphazero.play.players import FunctionPlayer, mcts_player
+from alphazero.play.elo import describe_match, match_summary
+from alphazero.play.openings import duplicate_starts, paired_openings
+from alphazero.engines.players import engine_player, engine_problem
+from alphazero.play.matches import game_point, match_pairings
+from alphazero.play.loop import play_games
+from alphazero.network.onnx_export import ensure_onnx
+from alphazero.cli.settings import parse_game_args
+from alphazero.play.workers import add_worker_flags, worker_pool
 from pv_mcts import PV_EVALUATE_COUNT
 
 # Parameters

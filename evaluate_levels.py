@@ -1,7 +1,7 @@
 # ====================
 # Measure the levels of play (beyond the book)
 # ====================
-# A model plays at several levels (alphazero/levels.py): its policy alone, then searches of more
+# A model plays at several levels (alphazero/play/levels.py): its policy alone, then searches of more
 # and more simulations. Here each level plays the next one up, the weakest plays the random player,
 # and each of the game's other opponents (alpha-beta players, GTP/USI engines) plays the levels
 # around its own strength. One Elo ladder is fitted to all these matches, the random player being
@@ -18,18 +18,26 @@ import sys
 import numpy as np
 from tqdm import tqdm
 
-from alphazero.batched_mcts import Evaluator
-from alphazero.cli import ArgumentParser, UserError, run
-from alphazero.files import playing_sims, read_kept, write_json, write_kept
-from alphazero.flags import add_engine_flags
-from alphazero.games import add_game_flag, load_game, playing_model_path
-from alphazero.inference import file_sha256, load_network
-from alphazero.levels import (ANCHOR, Level, fit_ratings, ladder_entry, ladder_path, level_name, rated_levels,
-                              resampled_fits, standard_levels)
+from alphazero.search.evaluator import Evaluator
+from alphazero.cli.run import ArgumentParser, run
+from alphazero.errors import UserError
+from alphazero.network.model_file import playing_sims
+from alphazero.play.resumable import read_kept, write_kept
+from alphazero.files import write_json
+from alphazero.cli.flags import add_engine_flags
+from alphazero.game.registry import add_game_flag, load_game
+from alphazero.game.paths import playing_model_path
+from alphazero.network.onnx_export import file_sha256
+from alphazero.network.load import load_network
+from alphazero.play.levels import (ANCHOR, Level, fit_ratings, ladder_entry, ladder_path, level_name, rated_levels, resampled_fits, standard_levels)
 from alphazero.limits import MAX_GAMES, MAX_PARALLEL, check_search, file_path, seed, whole_number
-from alphazero.match import (FunctionPlayer, describe_match, duplicate_starts, engine_player, game_point,
-                             level_player, match_pairings, match_summary, opponent_name, paired_openings, play_games)
-from alphazero.words import level_text, words
+from alphazero.play.players import FunctionPlayer, level_player
+from alphazero.play.elo import describe_match, match_summary
+from alphazero.play.openings import duplicate_starts, paired_openings
+from alphazero.engines.players import engine_player, opponent_name
+from alphazero.play.matches import game_point, match_pairings
+from alphazero.play.loop import play_games
+from alphazero.cli.words import level_text, words
 from evaluate_best_player import check_engines
 from pv_mcts import PV_EVALUATE_COUNT
 

@@ -8,17 +8,20 @@ import contextlib
 
 from tqdm import tqdm
 
-from alphazero.cli import ArgumentParser, run
-from alphazero.files import copy_file, remove_stale_temporaries
-from alphazero.batched_mcts import SearchOptions
-from alphazero.flags import add_search_flags, search_options
-from alphazero.games import add_game_flag, as_game, load_game, model_path
-from alphazero.inference import use_device
+from alphazero.cli.run import ArgumentParser, run
+from alphazero.files import copy_file
+from alphazero.data.run_folder import remove_stale_temporaries
+from alphazero.search.search import SearchOptions
+from alphazero.cli.flags import add_search_flags, search_options
+from alphazero.game.registry import add_game_flag, as_game, load_game
+from alphazero.game.paths import model_path
+from alphazero.network.runtimes import use_device
 from alphazero.limits import MAX_GAMES, check_search, real_number, whole_number
-from alphazero.match import mcts_player, play_match
-from alphazero.onnx_export import ensure_onnx
-from alphazero.settings import parse_game_args
-from alphazero.workers import add_worker_flags, worker_pool
+from alphazero.play.players import mcts_player
+from alphazero.play.matches import play_match
+from alphazero.network.onnx_export import ensure_onnx
+from alphazero.cli.settings import parse_game_args
+from alphazero.play.workers import add_worker_flags, worker_pool
 from pv_mcts import PV_EVALUATE_COUNT
 from self_play import first_player_value
 

@@ -5,16 +5,18 @@
 # of a search. tf2onnx converts the model (jax2onnx on Keras with JAX, KERAS_BACKEND=jax);
 # onnxruntime then checks that both give the same outputs.
 #
-# The conversion itself is alphazero/onnx_export.py's export(), which every stage that needs a
+# The conversion itself is alphazero/network/onnx_export.py's export(), which every stage that needs a
 # current .onnx calls (ensure_onnx); this script runs it on the file you name.
 
 import os
 
-from alphazero.cli import ArgumentParser, UserError, run
+from alphazero.cli.run import ArgumentParser, run
+from alphazero.errors import UserError
 from alphazero.files import check_output
-from alphazero.games import add_game_flag, load_game, model_path
+from alphazero.game.registry import add_game_flag, load_game
+from alphazero.game.paths import model_path
 from alphazero.limits import file_path
-from alphazero.onnx_export import PARITY_POSITIONS, export
+from alphazero.network.onnx_export import PARITY_POSITIONS, export
 
 
 def parse_args(argv=None):

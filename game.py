@@ -7,11 +7,11 @@
 
 import numpy as np
 
-from alphazero.opponents import mcts_action, random_action  # the book's players, shared by every game
+from alphazero.play.opponents import mcts_action, random_action  # the book's players, shared by every game
 
 # The network's view of the game
 NAME = 'tictactoe'
-SOLVABLE = True            # small enough for alphazero/exact.py to solve (5,478 positions)
+SOLVABLE = True            # small enough for alphazero/play/exact.py to solve (5,478 positions)
 BOARD_SHAPE = (3, 3)        # rows, columns
 INPUT_SHAPE = (3, 3, 2)     # channels last: side to move, opponent
 ACTION_COUNT = 9            # one action per square, square = x + 3 * y

@@ -3,12 +3,12 @@
 # ====================
 # Two players take turns placing a stone on an empty square; five (or more) of one's own stones in a
 # row, across, down or diagonally, wins, and a full board without one is a draw. The module keeps the
-# game contract (alphazero/contract.py): the book's State, written like game.py's, plus what the
+# game contract (alphazero/game/contract.py): the book's State, written like game.py's, plus what the
 # network and the engine need. Its training recipe is config/gomoku.py.
 
 import numpy as np
 
-from alphazero.opponents import heuristic_opponents, random_action
+from alphazero.play.opponents import heuristic_opponents, random_action
 
 SIZE = 7                   # squares per side
 ROW = 5                    # stones in a row that win
@@ -132,5 +132,5 @@ def opponents():
 # Play one random game when run alone
 if __name__ == '__main__':
     import sys
-    from alphazero.games import play_random_game
+    from alphazero.game.registry import play_random_game
     play_random_game(sys.modules[__name__])

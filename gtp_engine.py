@@ -4,7 +4,7 @@
 # GTP (the Go Text Protocol) is how game programs talk to GUIs and to other programs: this script
 # reads commands on its standard input and answers on its standard output, so that a GUI such as
 # Quarry can show our AI, and match programs can set it against other engines. Moves are named as
-# in alphazero/gtp.py (Othello: a1-h8, row 1 at the top, black first, `pass`). Only GTP goes to
+# in alphazero/engines/gtp.py (Othello: a1-h8, row 1 at the top, black first, `pass`). Only GTP goes to
 # standard output; everything else (TensorFlow's notices, our log) goes to standard error.
 
 import inspect
@@ -15,15 +15,20 @@ import unicodedata
 
 import numpy as np
 
-from alphazero.batched_mcts import Evaluator
-from alphazero.cli import ArgumentParser, UserError, protocol_streams, run, serve
-from alphazero.flags import add_level_flag, add_search_option_flags, add_settai_flag, search_options
-from alphazero.games import add_game_flag, load_game, player_value
-from alphazero.gtp import COLORS, action_names, color_to_move, gtp_problem, parse_color, parse_move
-from alphazero.levels import load_playing_model
+from alphazero.search.evaluator import Evaluator
+from alphazero.cli.run import ArgumentParser, run
+from alphazero.errors import UserError
+from alphazero.engines.protocol import protocol_streams, serve
+from alphazero.cli.flags import add_level_flag, add_search_option_flags, add_settai_flag, search_options
+from alphazero.game.registry import add_game_flag, load_game
+from alphazero.game.values import player_value
+from alphazero.engines.gtp import COLORS, color_to_move, gtp_problem, parse_color
+from alphazero.game.notation import action_names, parse_move
+from alphazero.play.levels import load_playing_model
 from alphazero.limits import MAX_SIMS, file_path, whole_number
-from alphazero.match import level_player, settai_for
-from alphazero.words import level_text, words
+from alphazero.play.players import level_player
+from alphazero.play.settai import settai_for
+from alphazero.cli.words import level_text, words
 from pv_mcts import PV_EVALUATE_COUNT
 
 # Parameters

@@ -9,14 +9,18 @@ import sys
 
 import numpy as np
 
-from alphazero.batched_mcts import Evaluator, SearchOptions
-from alphazero.cli import ArgumentParser, UserError, run
-from alphazero.flags import add_level_flag, add_search_option_flags, add_settai_flag, search_options
-from alphazero.games import add_game_flag, as_game, load_game, player_value
-from alphazero.levels import Level, load_playing_model
+from alphazero.search.evaluator import Evaluator
+from alphazero.search.search import SearchOptions
+from alphazero.cli.run import ArgumentParser, run
+from alphazero.errors import UserError
+from alphazero.cli.flags import add_level_flag, add_search_option_flags, add_settai_flag, search_options
+from alphazero.game.registry import add_game_flag, as_game, load_game
+from alphazero.game.values import player_value
+from alphazero.play.levels import Level, load_playing_model
 from alphazero.limits import MAX_SIMS, file_path, whole_number
-from alphazero.match import level_player, settai_for
-from alphazero.words import LANGUAGES, WORDS, colour, game_text, language, level_text, words
+from alphazero.play.players import level_player
+from alphazero.play.settai import settai_for
+from alphazero.cli.words import LANGUAGES, WORDS, colour, game_text, language, level_text, words
 from pv_mcts import PV_EVALUATE_COUNT, pv_mcts_action
 
 # Parameters

@@ -21,12 +21,14 @@ import sys
 import numpy as np
 from tqdm import tqdm
 
-from alphazero.cli import ArgumentParser, run
-from alphazero.games import load_game
+from alphazero.cli.run import ArgumentParser, run
+from alphazero.game.registry import load_game
 from alphazero.limits import MAX_ENGINES, MAX_GAMES, engine_command, file_path, seed, whole_number
-from alphazero.match import distinct_openings, engine_player, play_games
-from alphazero.records import write_transcripts, write_wtb
-from alphazero.shogi_records import Record, write_csa, write_usi
+from alphazero.play.openings import distinct_openings
+from alphazero.engines.players import engine_player
+from alphazero.play.loop import play_games
+from alphazero.records.othello import write_transcripts, write_wtb
+from alphazero.records.shogi import Record, write_csa, write_usi
 
 # Parameters
 MR_GAME_COUNT = 1000      # games to record

@@ -13,7 +13,7 @@ import functools
 
 import numpy as np
 
-from alphazero.opponents import heuristic_opponents, random_action
+from alphazero.play.opponents import heuristic_opponents, random_action
 
 SIZE = 8
 
@@ -163,7 +163,7 @@ class State:
         return '\n'.join(''.join(marks[cells[r * size + c]] for c in range(size)) for r in range(size))
 
 
-# What the engine needs to know of the game (alphazero/contract.py)
+# What the engine needs to know of the game (alphazero/game/contract.py)
 NAME = 'othello8'
 BOARD_SHAPE = (SIZE, SIZE)
 INPUT_SHAPE = (SIZE, SIZE, 2)   # channels last: side to move, opponent
@@ -201,5 +201,5 @@ def opponents():
 # Play one random game when run alone
 if __name__ == '__main__':
     import sys
-    from alphazero.games import play_random_game
+    from alphazero.game.registry import play_random_game
     play_random_game(sys.modules[__name__])

@@ -13,7 +13,7 @@ class State(othello.State):
     BOARD = othello.board(SIZE)
 
 
-# What the engine needs to know of the game (alphazero/contract.py); the rest is othello.py's
+# What the engine needs to know of the game (alphazero/game/contract.py); the rest is othello.py's
 NAME = 'othello6'
 BOARD_SHAPE = (SIZE, SIZE)
 INPUT_SHAPE = (SIZE, SIZE, 2)   # channels last: side to move, opponent
@@ -28,5 +28,5 @@ MARGIN_SCALE = SIZE * SIZE
 # Play one random game when run alone
 if __name__ == '__main__':
     import sys
-    from alphazero.games import play_random_game
+    from alphazero.game.registry import play_random_game
     play_random_game(sys.modules[__name__])

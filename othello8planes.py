@@ -31,7 +31,7 @@ class State(othello.State):
         return np.stack(planes, axis=-1).reshape(SIZE, SIZE, 8).astype(np.float32)
 
 
-# What the engine needs to know of the game (alphazero/contract.py); the rest is othello.py's
+# What the engine needs to know of the game (alphazero/game/contract.py); the rest is othello.py's
 NAME = 'othello8planes'
 BOARD_SHAPE = othello.BOARD_SHAPE
 INPUT_SHAPE = (SIZE, SIZE, 8)
@@ -44,5 +44,5 @@ MARGIN_SCALE = othello.MARGIN_SCALE
 # Play one random game when run alone
 if __name__ == '__main__':
     import sys
-    from alphazero.games import play_random_game
+    from alphazero.game.registry import play_random_game
     play_random_game(sys.modules[__name__])

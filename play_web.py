@@ -14,13 +14,15 @@ import os
 import sys
 import urllib.parse
 
-from alphazero.cli import ArgumentParser, UserError, run
-from alphazero.files import playing_sims
-from alphazero.games import DEFAULT_GAME, game_flag, load_game, model_path, playing_model_path
-from alphazero.inference import load_onnx
-from alphazero.levels import NEAR, full_strength, levels_for
+from alphazero.cli.run import ArgumentParser, run
+from alphazero.errors import UserError
+from alphazero.network.model_file import playing_sims
+from alphazero.game.registry import DEFAULT_GAME, game_flag, load_game
+from alphazero.game.paths import model_path, playing_model_path
+from alphazero.network.load import load_onnx
+from alphazero.play.levels import NEAR, full_strength, levels_for
 from alphazero.limits import MAX_SIMS, file_path, whole_number
-from alphazero.onnx_export import ensure_onnx
+from alphazero.network.onnx_export import ensure_onnx
 from pv_mcts import PV_EVALUATE_COUNT
 
 # Parameters

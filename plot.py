@@ -10,9 +10,11 @@
 import json
 import os
 
-from alphazero.cli import ArgumentParser, UserError, run
+from alphazero.cli.run import ArgumentParser, run
+from alphazero.errors import UserError
 from alphazero.files import atomic_output
-from alphazero.games import add_game_flag, load_game, model_path
+from alphazero.game.registry import add_game_flag, load_game
+from alphazero.game.paths import model_path
 
 METRICS_FILE = 'metrics.jsonl'
 

@@ -19,7 +19,7 @@ import sys
 import numpy as np
 
 import othello
-from alphazero.opponents import alpha_beta_player, random_action
+from alphazero.play.opponents import alpha_beta_player, random_action
 
 # The network's view of the game
 NAME = 'pointothello'
@@ -193,5 +193,5 @@ def opponents():
 
 # Play one random game when run alone
 if __name__ == '__main__':
-    from alphazero.games import play_random_game
+    from alphazero.game.registry import play_random_game
     play_random_game(sys.modules[__name__])

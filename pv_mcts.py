@@ -2,21 +2,22 @@
 # Monte Carlo tree search guided by the dual network (the book's pv_mcts.py)
 # ====================
 # This is the book's single-game search, kept readable as the reference. Self-play and evaluation
-# run alphazero/batched_mcts.py, which searches many games at once and is tested to return exactly
+# run alphazero/search/search.py, which searches many games at once and is tested to return exactly
 # the visit counts of this file.
 
 from math import sqrt
 
 import numpy as np
 
-from alphazero.batched_mcts import C_PUCT, boltzman, legal_policy, visits_to_scores  # noqa: F401 (the book's names)
-from alphazero.games import terminal_value
-from alphazero.inference import KerasNetwork
+from alphazero.search.puct import C_PUCT
+from alphazero.search.scores import boltzman, legal_policy, visits_to_scores  # noqa: F401 (the book's names)
+from alphazero.game.values import terminal_value
+from alphazero.network.runtimes import KerasNetwork
 
 # Parameters
 PV_EVALUATE_COUNT = 50  # simulations per move (the AlphaZero paper: 1600)
 # C_PUCT = 1.0, the weight of the prior in the PUCT rule, and the arithmetic both searches share
-# (legal_policy, visits_to_scores, boltzman) live in alphazero/batched_mcts.py, so that the two
+# (legal_policy, visits_to_scores, boltzman) live in alphazero/search/scores.py, so that the two
 # searches compute bit-identical numbers
 
 
@@ -110,8 +111,8 @@ def pv_mcts_action(model, temperature=0, evaluate_count=PV_EVALUATE_COUNT):
 # Play one game of the best model against itself when run alone
 if __name__ == '__main__':
     import game
-    from alphazero.cli import run
-    from alphazero.files import load_model
+    from alphazero.cli.run import run
+    from alphazero.network.model_file import load_model
 
     def main():
         import argparse

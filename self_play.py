@@ -12,17 +12,21 @@ import time
 import numpy as np
 from tqdm import tqdm
 
-from alphazero.cli import ArgumentParser, run
-from alphazero.files import history_path, remove_stale_temporaries, write_history
-from alphazero.batched_mcts import SearchOptions
-from alphazero.flags import add_exploration_flags, add_search_flags, search_options
-from alphazero.games import add_game_flag, as_game, data_dir, load_game, model_path, player_value
-from alphazero.inference import load_network, use_device
-from alphazero.limits import MAX_GAMES, MAX_PARALLEL, check_exploration, check_self_play, real_number, whole_number
-from alphazero.match import play_self_play
-from alphazero.onnx_export import ensure_onnx
-from alphazero.settings import parse_game_args
-from alphazero.workers import add_worker_flags, worker_pool
+from alphazero.cli.run import ArgumentParser, run
+from alphazero.data.history import history_path, write_history
+from alphazero.data.run_folder import remove_stale_temporaries
+from alphazero.search.search import SearchOptions
+from alphazero.cli.flags import add_exploration_flags, add_search_flags, search_options
+from alphazero.game.registry import add_game_flag, as_game, load_game
+from alphazero.game.paths import data_dir, model_path
+from alphazero.game.values import player_value
+from alphazero.network.load import load_network
+from alphazero.network.runtimes import use_device
+from alphazero.limits import MAX_GAMES, MAX_PARALLEL, check_self_play, real_number, whole_number
+from alphazero.play.self_play_games import play_self_play
+from alphazero.network.onnx_export import ensure_onnx
+from alphazero.cli.settings import parse_game_args
+from alphazero.play.workers import add_worker_flags, worker_pool
 from pv_mcts import PV_EVALUATE_COUNT
 
 # Parameters
@@ -33,7 +37,6 @@ SP_DIRICHLET_ALPHA = 0.0    # Dirichlet noise at the root: 0 is off, as in the b
 SP_DIRICHLET_WEIGHT = 0.25  # its share of the root's priors when on (the AlphaZero paper)
 SP_RANDOM_OPENING = 0   # games start after 0 to N random moves, not recorded: 0 is off, as in the book
 SP_GREEDY_AFTER = None  # from this ply on, play the most visited move: None is never, as in the book
-SP_FULL_SHARE = 0.25    # with playout cap randomization, the share of moves searched in full (KataGo)
 SP_Q_RATIO = 0.0        # the search's share in the value target: 0 is the game's result alone, as in the book
 
 
@@ -42,18 +45,15 @@ def first_player_value(ended_state):
     return player_value(ended_state, True)
 
 
-# How self-play plays, as alphazero/match.py's play_self_play takes it (distill.py's teacher plays so too)
-# (beyond the book: `options` change the search, `fast_sims` turns on playout cap randomization,
-# `q_ratio` mixes the search's value of each position into its value target, `exact_values` puts the
-# game's exact result in its place where the game can solve the position)
+# How self-play plays, as alphazero/play/self_play_games.py's play_self_play takes it (distill.py's teacher plays so too)
+# (beyond the book: `options` change the search, `q_ratio` mixes the search's value of each position
+# into its value target)
 def self_play_settings(evaluate_count=PV_EVALUATE_COUNT, *, temperature=SP_TEMPERATURE, dirichlet_alpha=SP_DIRICHLET_ALPHA,
                        opening_moves=SP_RANDOM_OPENING, greedy_after=SP_GREEDY_AFTER, peek=True, parallel=SP_PARALLEL,
-                       cache=True, options=SearchOptions(), fast_sims=0, full_share=SP_FULL_SHARE,
-                       q_ratio=SP_Q_RATIO, exact_values=False):
+                       cache=True, options=SearchOptions(), q_ratio=SP_Q_RATIO):
     return {'sims': evaluate_count, 'temperature': temperature, 'dirichlet_alpha': dirichlet_alpha,
             'dirichlet_weight': SP_DIRICHLET_WEIGHT, 'greedy_after': greedy_after, 'opening_moves': opening_moves,
-            'peek': peek, 'parallel': parallel, 'cache': cache, 'options': options, 'fast_sims': fast_sims,
-            'full_share': full_share, 'q_ratio': q_ratio, 'exact_values': exact_values}
+            'peek': peek, 'parallel': parallel, 'cache': cache, 'options': options, 'q_ratio': q_ratio}
 
 
 # The settings that the search and exploration flags (over the game's recipe) give, at the book's
@@ -61,21 +61,18 @@ def self_play_settings(evaluate_count=PV_EVALUATE_COUNT, *, temperature=SP_TEMPE
 def self_play_settings_of_flags(args):
     return self_play_settings(args.sims, dirichlet_alpha=args.dirichlet, opening_moves=args.random_opening,
                               greedy_after=args.greedy_after, peek=args.peek,
-                              options=search_options(args, self_play=True), fast_sims=args.fast_sims,
-                              full_share=args.full_share, q_ratio=args.q_ratio, exact_values=args.exact_values)
+                              options=search_options(args), q_ratio=args.q_ratio)
 
 
 # Self-play: returns the history file's path and the stage's statistics
 def self_play(game=None, game_count=SP_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT, *,
               temperature=SP_TEMPERATURE, parallel=SP_PARALLEL, cache=True, backend='auto', seed=None,
               dirichlet_alpha=SP_DIRICHLET_ALPHA, opening_moves=SP_RANDOM_OPENING, greedy_after=SP_GREEDY_AFTER,
-              peek=True, pool=None, path=None, options=SearchOptions(), fast_sims=0, full_share=SP_FULL_SHARE,
-              q_ratio=SP_Q_RATIO, exact_values=False):
+              peek=True, pool=None, path=None, options=SearchOptions(), q_ratio=SP_Q_RATIO):
     game = as_game(game)
     settings = self_play_settings(evaluate_count, temperature=temperature, dirichlet_alpha=dirichlet_alpha,
                                   opening_moves=opening_moves, greedy_after=greedy_after, peek=peek, parallel=parallel,
-                                  cache=cache, options=options, fast_sims=fast_sims, full_share=full_share,
-                                  q_ratio=q_ratio, exact_values=exact_values)
+                                  cache=cache, options=options, q_ratio=q_ratio)
 
     # Play all games, many at a time (beyond the book: or on Ray workers, `pool`)
     start = time.perf_counter()
@@ -111,7 +108,6 @@ def parse_args(argv=None):
     add_worker_flags(parser)
     args = parse_game_args(parser, argv, ('search', 'self_play', 'exploration'))
     game = load_game(args.game)
-    check_exploration(args, game)
     check_self_play(game, args.games, args.sims, args.parallel)
     return args
 
@@ -125,8 +121,7 @@ def main():
         path, stats = self_play(game, args.games, args.sims, temperature=args.temperature, parallel=args.parallel,
                                 cache=args.cache, backend=args.backend, seed=args.seed, dirichlet_alpha=args.dirichlet,
                                 opening_moves=args.random_opening, greedy_after=args.greedy_after, peek=args.peek,
-                                pool=pool, options=search_options(args, self_play=True), fast_sims=args.fast_sims,
-                                full_share=args.full_share, q_ratio=args.q_ratio, exact_values=args.exact_values)
+                                pool=pool, options=search_options(args), q_ratio=args.q_ratio)
     cache = f', cache hit rate {stats["cache_hit_rate"]:.1%}' if args.cache else ''
     print(f'wrote {path}: {stats["positions"]} positions from {stats["games"]} games, '
           f'{stats["positions_per_second"]:.1f} positions/s, {stats["evaluations"]} network evaluations{cache}')

@@ -22,7 +22,7 @@ import sys
 
 import numpy as np
 
-from alphazero.opponents import heuristic_opponents, mcts_action, random_action
+from alphazero.play.opponents import heuristic_opponents, mcts_action, random_action
 
 # The network's view of the game
 NAME = 'shogi'
@@ -296,5 +296,5 @@ ENGINE_OPTIONS = (f'setoption name VariantPath value {os.path.join(os.path.dirna
 
 # Play one random game when run alone
 if __name__ == '__main__':
-    from alphazero.games import play_random_game
+    from alphazero.game.registry import play_random_game
     play_random_game(sys.modules[__name__])

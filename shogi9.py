@@ -24,11 +24,11 @@ try:
     from cshogi.dlshogi import FEATURES1_NUM, FEATURES2_NUM, make_input_features, make_move_label
     from cshogi.KI2 import move_to_ki2
 except ImportError:  # the optional extra is missing: say how to install it, in one line
-    from alphazero.cli import UserError
+    from alphazero.errors import UserError
     raise UserError('full shogi (--game shogi9) needs the cshogi library (GPL-3.0, an optional extra): '
                     'install it with `WITH_SHOGI=1 bash setup.sh` (or `pip install cshogi`)') from None
 
-from alphazero.opponents import random_action
+from alphazero.play.opponents import random_action
 
 # The network's view of the game
 NAME = 'shogi9'
@@ -341,5 +341,5 @@ def opponents():
 
 # Play one random game when run alone
 if __name__ == '__main__':
-    from alphazero.games import play_random_game
+    from alphazero.game.registry import play_random_game
     play_random_game(sys.modules[__name__])

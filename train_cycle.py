@@ -14,18 +14,23 @@ import json
 import os
 import time
 
-from alphazero.cli import ArgumentParser, UserError, run
-from alphazero.files import atomic_output, copy_file, history_path, load_model, remove_stale_temporaries, write_json
-from alphazero.flags import (add_engine_flags, add_exploration_flags, add_network_flags, add_play_flag,
-                             add_search_flags, add_training_flags, check_network_flags, network_arguments, search_options)
-from alphazero.games import add_game_flag, data_dir, game_flag, load_game, model_path
-from alphazero.inference import file_sha256, load_network, use_device
-from alphazero.limits import (MAX_GAMES, MAX_PARALLEL, check_network, check_exploration, check_samples,
-                             check_self_play, file_path, real_number, whole_number)
-from alphazero.onnx_export import ensure_onnx
-from alphazero.settings import ALL_PURPOSES, parse_game_args
-from alphazero.training import STEPS_PER_EXECUTION
-from alphazero.workers import add_worker_flags, worker_pool
+from alphazero.cli.run import ArgumentParser, run
+from alphazero.errors import UserError
+from alphazero.files import atomic_output, copy_file, write_json
+from alphazero.data.history import history_path
+from alphazero.network.model_file import load_model
+from alphazero.data.run_folder import remove_stale_temporaries
+from alphazero.cli.flags import (add_engine_flags, add_exploration_flags, add_network_flags, add_play_flag, add_search_flags, add_training_flags, check_network_flags, network_arguments, search_options)
+from alphazero.game.registry import add_game_flag, game_flag, load_game
+from alphazero.game.paths import data_dir, model_path
+from alphazero.network.onnx_export import file_sha256
+from alphazero.network.load import load_network
+from alphazero.network.runtimes import use_device
+from alphazero.limits import (MAX_GAMES, MAX_PARALLEL, check_network, check_samples, check_self_play, file_path, real_number, whole_number)
+from alphazero.network.onnx_export import ensure_onnx
+from alphazero.cli.settings import ALL_PURPOSES, parse_game_args
+from alphazero.data.training import STEPS_PER_EXECUTION
+from alphazero.play.workers import add_worker_flags, worker_pool
 from dual_network import (DN_FILTERS, DN_HEADS, DN_LAYERS, DN_NETWORK, DN_RESIDUAL_NUM, DN_WIDTH, describe_network,
                           dual_network)
 from evaluate_best_player import EP_ENGINE_GAME_COUNT, EP_GAME_COUNT, EP_OPENING, evaluate_best_player
@@ -105,7 +110,6 @@ def parse_args(argv=None):
     if args.backend == 'onnx':
         raise UserError('--backend onnx is chosen automatically here once best.onnx exists; use auto or keras')
     game = load_game(args.game)
-    check_exploration(args, game)
     check_run_memory(game, args)
     use_device(args.device)
     return args
@@ -164,9 +168,7 @@ def run_cycle(game, args, cycle, progress_path, training, games, previous_exact=
         _, stats = self_play(game, games, args.sims, parallel=args.parallel, cache=args.cache,
                              backend=args.backend, seed=seed, dirichlet_alpha=args.dirichlet,
                              opening_moves=args.random_opening, greedy_after=args.greedy_after, peek=args.peek,
-                             pool=pool, path=pending, options=search_options(args, self_play=True),
-                             fast_sims=args.fast_sims, full_share=args.full_share, q_ratio=args.q_ratio,
-                             exact_values=args.exact_values)
+                             pool=pool, path=pending, options=search_options(args), q_ratio=args.q_ratio)
         path = history_path(data_dir(game))
         print(f'{path}: {stats["positions"]} positions, {stats["positions_per_second"]:.0f} positions/s')
         return dict(stats, path=path)
@@ -211,13 +213,13 @@ def run_cycle(game, args, cycle, progress_path, training, games, previous_exact=
     # The exact strength of the best player, every cycle, for games small enough to solve (measured
     # again only when the best player changed)
     if game.SOLVABLE:
-        from alphazero.exact import describe
+        from alphazero.play.exact import describe
 
         def judge():
             if previous_exact and 'best' not in progress:
                 return previous_exact
-            from alphazero.batched_mcts import Evaluator
-            from alphazero.exact import exact_strength
+            from alphazero.search.evaluator import Evaluator
+            from alphazero.play.exact import exact_strength
             network, _ = load_network(model_path(game, 'best.h5'), game, args.backend)
             return exact_strength(game, Evaluator(network), args.sims)
         print(describe(stage('exact', judge)))

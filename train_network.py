@@ -9,16 +9,19 @@ import sys
 
 import numpy as np
 
-from alphazero.cli import ArgumentParser, UserError, quiet_keras, run
-from alphazero.files import (history_files, history_sims, load_history, load_model, remove_stale_temporaries,
-                             save_model)
-from alphazero.flags import add_play_flag, add_training_flags
-from alphazero.games import add_game_flag, as_game, data_dir, load_game, model_path
-from alphazero.inference import add_device_flag, use_device
+from alphazero.cli.run import ArgumentParser, run
+from alphazero.errors import UserError
+from alphazero.network.keras_setup import quiet_keras
+from alphazero.data.history import history_files, history_sims, load_history
+from alphazero.network.model_file import load_model, save_model
+from alphazero.data.run_folder import remove_stale_temporaries
+from alphazero.cli.flags import add_play_flag, add_training_flags
+from alphazero.game.registry import add_game_flag, as_game, load_game
+from alphazero.game.paths import data_dir, model_path
+from alphazero.network.runtimes import add_device_flag, use_device
 from alphazero.limits import MAX_BATCH, check_samples, whole_number
-from alphazero.settings import parse_game_args
-from alphazero.training import (STEPS_PER_EXECUTION, augment, compile_model, fit_targets, has_margin_head,
-                                progress_callback, replay_sample)
+from alphazero.cli.settings import parse_game_args
+from alphazero.data.training import (STEPS_PER_EXECUTION, augment, compile_model, fit_targets, has_margin_head, progress_callback, replay_sample)
 
 # Parameters
 RN_EPOCHS = 100         # training epochs per cycle

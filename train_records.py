@@ -21,15 +21,20 @@ import time
 import numpy as np
 from tqdm import tqdm
 
-from alphazero.cli import ArgumentParser, UserError, quiet_keras, run
-from alphazero.files import atomic_output, save_model
-from alphazero.flags import add_network_flags, check_network_flags, network_arguments
-from alphazero.games import load_game, model_path
+from alphazero.cli.run import ArgumentParser, run
+from alphazero.errors import UserError
+from alphazero.network.keras_setup import quiet_keras
+from alphazero.files import atomic_output
+from alphazero.network.model_file import save_model
+from alphazero.cli.flags import add_network_flags, check_network_flags, network_arguments
+from alphazero.game.registry import load_game
+from alphazero.game.paths import model_path
 from alphazero.limits import MAX_BATCH, check_network, file_path, real_number, seed, whole_number
-from alphazero.onnx_export import ensure_onnx
-from alphazero.records import RecordError, read_records, record_value, replay
-from alphazero.settings import parse_game_args
-from alphazero.training import compile_model, epoch_batches, train_epoch
+from alphazero.network.onnx_export import ensure_onnx
+from alphazero.records.common import RecordError, record_value, replay
+from alphazero.records.read import read_records
+from alphazero.cli.settings import parse_game_args
+from alphazero.data.training import compile_model, epoch_batches, train_epoch
 from dual_network import (DN_FILTERS, DN_HEADS, DN_LAYERS, DN_NETWORK, DN_RESIDUAL_NUM, DN_WIDTH, build_network,
                           describe_network)
 from train_network import RN_BATCH_SIZE
@@ -150,7 +155,7 @@ def train_records(game, paths, network=None, epochs=TR_EPOCHS, batch_size=RN_BAT
 
     # The network: a new one of the chosen kind, or best.h5 itself
     if from_best:
-        from alphazero.files import load_model
+        from alphazero.network.model_file import load_model
         model = load_model(best, game)
     else:
         if seed is not None:

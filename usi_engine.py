@@ -11,7 +11,7 @@
 #
 # Each move is a PV-MCTS search of --sims simulations (`go nodes N` asks for N; with a clock,
 # fewer when the time given would not allow them), or at a weaker level (--level, or the GUI's Level
-# option: alphazero/levels.py) its simulations or the policy alone. A GUI's malformed command is
+# option: alphazero/play/levels.py) its simulations or the policy alone. A GUI's malformed command is
 # answered with an `info string` saying what is wrong, and the engine goes on.
 
 import math
@@ -20,14 +20,17 @@ import time
 
 import numpy as np
 
-from alphazero.batched_mcts import Evaluator, search_roots
-from alphazero.cli import ArgumentParser, UserError, protocol_streams, run, serve
-from alphazero.flags import add_level_flag, add_search_option_flags, search_options
-from alphazero.games import load_game
-from alphazero.levels import choose_level, load_playing_model
+from alphazero.search.evaluator import Evaluator
+from alphazero.search.search import search_roots
+from alphazero.cli.run import ArgumentParser, run
+from alphazero.errors import UserError
+from alphazero.engines.protocol import protocol_streams, serve
+from alphazero.cli.flags import add_level_flag, add_search_option_flags, search_options
+from alphazero.game.registry import load_game
+from alphazero.play.levels import choose_level, load_playing_model
 from alphazero.limits import MAX_SIMS, check_search, file_path, whole_number
-from alphazero.match import policy_choice
-from alphazero.words import WORDS, level_text
+from alphazero.play.players import policy_choice
+from alphazero.cli.words import WORDS, level_text
 from pv_mcts import PV_EVALUATE_COUNT
 
 # Parameters

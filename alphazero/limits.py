@@ -14,21 +14,45 @@ import random
 import shlex
 import shutil
 
-from alphazero.cli import UserError
+from alphazero.errors import UserError
 
 # The largest values any run could use (memory is checked separately, against this machine)
 MAX_SIMS = 1_000_000       # simulations per move
+
+
 MAX_GAMES = 10_000_000     # games of one stage
+
+
 MAX_PARALLEL = 100_000     # games played at once
+
+
 MAX_WORKERS = 4096         # Ray workers
+
+
 MAX_ENGINES = 1024         # engine processes at once (one per game against an engine)
+
+
 MAX_COUNT = 1_000_000      # cycles, epochs, windows and other counts
+
+
 MAX_SAMPLES = 10 ** 10     # training samples
+
+
 MAX_BATCH = 65536          # samples per gradient step
+
+
 MAX_WIDTH = 8192           # filters, token width, heads
+
+
 MAX_DEPTH = 1000           # residual blocks, encoder layers
+
+
 MAX_CONSIDERED = 4096      # moves a Gumbel root search considers
+
+
 SEED_LIMIT = 2 ** 32       # seeds are 0 to 2**32 - 1, as NumPy and TensorFlow take them
+
+
 MEMORY_SHARE = 0.8         # a run may plan on this share of the memory available when it starts
 
 
@@ -73,7 +97,7 @@ def engine_command(text):
     """An argparse type: a command line whose program exists and can be run (checked before the
     first game, not after a cycle of self-play)."""
     try:
-        words = shlex.split(text.split(';')[0])  # a USI engine's commands may follow a semicolon (alphazero/usi.py)
+        words = shlex.split(text.split(';')[0])  # a USI engine's commands may follow a semicolon (alphazero/engines/usi.py)
     except ValueError as error:
         raise argparse.ArgumentTypeError(f'{text!r} is not a command line ({error})') from None
     if not words:
@@ -157,17 +181,6 @@ def check_self_play(game, game_count, sims, parallel):
     """What a self-play stage of `game_count` games, `parallel` of them at once, holds in memory."""
     check_search(game, sims, min(parallel, game_count))
     check_history(game, game_count)
-
-
-def check_exploration(args, game):
-    """Playout cap randomization searches some moves cheaply: with fewer simulations than the rest;
-    exact value targets need a game that can solve positions."""
-    if args.fast_sims and args.fast_sims >= args.sims:
-        raise UserError(f'--fast-sims {args.fast_sims} is not fewer than --sims {args.sims}: the cheap searches '
-                        'must be smaller than the full ones (0 turns them off)')
-    if args.exact_values and game.exact_value is None:
-        raise UserError(f'--exact-values: {game.NAME} cannot solve its positions (its module has no exact_value, '
-                        'alphazero/contract.py); leave the flag out')
 
 
 def network_parameters(game, network, filters, blocks, width, layers):

@@ -21,8 +21,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np  # noqa: E402
 
-from alphazero.games import GAMES, load_game  # noqa: E402
-from alphazero.inference import OnnxNetwork, evaluation_rate  # noqa: E402
+from alphazero.game.registry import GAMES, load_game  # noqa: E402
+from alphazero.network.runtimes import OnnxNetwork, evaluation_rate  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BATCHES = (1, 16)

@@ -17,12 +17,14 @@ os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
 
 import numpy as np  # noqa: E402
 
-from alphazero import inference  # noqa: E402
-from alphazero.cli import ArgumentParser, keras_backend, quiet_keras, run  # noqa: E402
-from alphazero.flags import add_network_flags  # noqa: E402
-from alphazero.games import add_game_flag, load_game, pretrained_path, sample_positions  # noqa: E402
-from alphazero.settings import parse_game_args  # noqa: E402
-from alphazero.training import STEPS_PER_EXECUTION  # noqa: E402
+from alphazero.network import runtimes  # noqa: E402
+from alphazero.cli.run import ArgumentParser, run
+from alphazero.network.keras_setup import keras_backend, quiet_keras  # noqa: E402
+from alphazero.cli.flags import add_network_flags  # noqa: E402
+from alphazero.game.registry import add_game_flag, load_game, sample_positions
+from alphazero.game.paths import pretrained_path  # noqa: E402
+from alphazero.cli.settings import parse_game_args  # noqa: E402
+from alphazero.data.training import STEPS_PER_EXECUTION  # noqa: E402
 from bench_train import fit_rate, training_data  # noqa: E402
 from dual_network import DN_FILTERS, DN_HEADS, DN_LAYERS, DN_NETWORK, DN_RESIDUAL_NUM, DN_WIDTH  # noqa: E402
 from train_network import RN_BATCH_SIZE  # noqa: E402
@@ -38,7 +40,7 @@ def onnx_devices():
 
 
 def keras_devices():
-    return ['cpu', 'gpu'] if inference.keras_finds_gpu() else ['cpu']
+    return ['cpu', 'gpu'] if runtimes.keras_finds_gpu() else ['cpu']
 
 
 def main():
@@ -58,10 +60,10 @@ def main():
     positions = np.stack([state.planes() for state in sample_positions(game, max(BATCH_SIZES))])
     rates = {}
     for device in onnx_devices():
-        inference.use_device(device)
-        network = inference.OnnxNetwork(model)
-        rates[device] = [inference.evaluation_rate(network, positions[:size], SECONDS_PER_RATE) for size in BATCH_SIZES]
-    inference.use_device('cpu')
+        runtimes.use_device(device)
+        network = runtimes.OnnxNetwork(model)
+        rates[device] = [runtimes.evaluation_rate(network, positions[:size], SECONDS_PER_RATE) for size in BATCH_SIZES]
+    runtimes.use_device('cpu')
     print(f'(a) {model}: network evaluations/s on onnxruntime')
     for index, size in enumerate(BATCH_SIZES):
         cpu = rates['cpu'][index]

@@ -19,10 +19,15 @@ os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
 
 import numpy as np  # noqa: E402
 
-from alphazero.cli import ArgumentParser, run  # noqa: E402
-from alphazero.games import add_game_flag, load_game, pretrained_path  # noqa: E402
+from alphazero.cli.run import ArgumentParser, run  # noqa: E402
+from alphazero.game.registry import add_game_flag, load_game
+from alphazero.game.paths import pretrained_path  # noqa: E402
 from alphazero.limits import MAX_ENGINES, MAX_GAMES, file_path, whole_number  # noqa: E402
-from alphazero.match import engine_player, match_pairings, mcts_player, paired_openings, play_games  # noqa: E402
+from alphazero.engines.players import engine_player
+from alphazero.play.matches import match_pairings
+from alphazero.play.players import mcts_player
+from alphazero.play.openings import paired_openings
+from alphazero.play.loop import play_games  # noqa: E402
 
 OPENING = 4  # random moves before each game, each opening played with both colours
 

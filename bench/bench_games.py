@@ -25,11 +25,12 @@ os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
 
 import numpy as np  # noqa: E402
 
-from alphazero.cli import UserError  # noqa: E402
-from alphazero.files import save_model, write_json  # noqa: E402
-from alphazero.flags import network_arguments  # noqa: E402
-from alphazero.games import GAMES, load_game, sample_positions  # noqa: E402
-from alphazero.inference import OnnxNetwork  # noqa: E402
+from alphazero.errors import UserError  # noqa: E402
+from alphazero.network.model_file import save_model
+from alphazero.files import write_json  # noqa: E402
+from alphazero.cli.flags import network_arguments  # noqa: E402
+from alphazero.game.registry import GAMES, load_game, sample_positions  # noqa: E402
+from alphazero.network.runtimes import OnnxNetwork  # noqa: E402
 from dual_network import build_network, describe_network, parse_args as network_flags  # noqa: E402
 from export import export  # noqa: E402
 

@@ -22,10 +22,11 @@ os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
 import numpy as np  # noqa: E402
 
 import game  # noqa: E402
-from alphazero.batched_mcts import Evaluator  # noqa: E402
-from alphazero.files import save_model  # noqa: E402
-from alphazero.inference import KerasNetwork, OnnxNetwork  # noqa: E402
-from alphazero.match import MctsPlayer, play_games  # noqa: E402
+from alphazero.search.evaluator import Evaluator  # noqa: E402
+from alphazero.network.model_file import save_model  # noqa: E402
+from alphazero.network.runtimes import KerasNetwork, OnnxNetwork  # noqa: E402
+from alphazero.play.players import MctsPlayer
+from alphazero.play.loop import play_games  # noqa: E402
 from dual_network import DN_FILTERS, DN_RESIDUAL_NUM, build_dual_network  # noqa: E402
 from export import export  # noqa: E402
 from pv_mcts import PV_EVALUATE_COUNT, pv_mcts_scores  # noqa: E402
@@ -70,7 +71,7 @@ def engine(network, games, sims, cache, parallel=None):
 
 
 def raw_inference(network, batch, seconds=5.0):
-    from alphazero.games import sample_positions
+    from alphazero.game.registry import sample_positions
     planes = np.stack([s.planes() for s in sample_positions(game, batch)])
     network(planes)
     times = []

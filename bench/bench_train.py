@@ -23,10 +23,11 @@ os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
 
 import numpy as np  # noqa: E402
 
-from alphazero.files import save_model  # noqa: E402
-from alphazero.flags import NETWORKS, add_network_flags, network_arguments  # noqa: E402
-from alphazero.games import GAMES, load_game, model_path, sample_positions  # noqa: E402
-from alphazero.training import compile_model  # noqa: E402
+from alphazero.network.model_file import save_model  # noqa: E402
+from alphazero.cli.flags import NETWORKS, add_network_flags, network_arguments  # noqa: E402
+from alphazero.game.registry import GAMES, load_game, sample_positions
+from alphazero.game.paths import model_path  # noqa: E402
+from alphazero.data.training import compile_model  # noqa: E402
 from dual_network import (DN_FILTERS, DN_HEADS, DN_LAYERS, DN_NETWORK, DN_RESIDUAL_NUM, DN_WIDTH,  # noqa: E402
                           build_network)
 from train_network import RN_BATCH_SIZE, train_network  # noqa: E402
@@ -139,8 +140,8 @@ def matmul_rate(size=1024, repeats=20):
 def stage_seconds(game, args):
     """Seconds of the first training stage of a run and of the next one, as train_cycle runs them
     (replay samples, the compiled model kept from one stage to the next)."""
-    from alphazero.files import write_history
-    from alphazero.games import data_dir
+    from alphazero.data.history import write_history
+    from alphazero.game.paths import data_dir
     keep, seconds = {}, []
     with tempfile.TemporaryDirectory() as directory:
         current = os.getcwd()

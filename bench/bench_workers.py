@@ -19,12 +19,12 @@ os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
 
 import numpy as np  # noqa: E402
 
-from alphazero.files import save_model  # noqa: E402
-from alphazero.flags import network_arguments  # noqa: E402
-from alphazero.games import load_game  # noqa: E402
-from alphazero.inference import OnnxNetwork  # noqa: E402
-from alphazero.match import play_self_play  # noqa: E402
-from alphazero.workers import WorkerPool  # noqa: E402
+from alphazero.network.model_file import save_model  # noqa: E402
+from alphazero.cli.flags import network_arguments  # noqa: E402
+from alphazero.game.registry import load_game  # noqa: E402
+from alphazero.network.runtimes import OnnxNetwork  # noqa: E402
+from alphazero.play.self_play_games import play_self_play  # noqa: E402
+from alphazero.play.workers import WorkerPool  # noqa: E402
 from dual_network import build_network, parse_args as network_flags  # noqa: E402
 from export import export  # noqa: E402
 from self_play import parse_args as self_play_flags, self_play_settings_of_flags  # noqa: E402

@@ -25,11 +25,13 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(1, os.path.dirname(os.path.abspath(__file__)))  # connect4_accuracy.py beside this file
 os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
 
-from alphazero.cli import UserError, run  # noqa: E402
-from alphazero.files import atomic_output, held_results, write_json  # noqa: E402
-from alphazero.games import load_game  # noqa: E402
+from alphazero.errors import UserError
+from alphazero.cli.run import run  # noqa: E402
+from alphazero.files import atomic_output, write_json
+from alphazero.play.resumable import held_results  # noqa: E402
+from alphazero.game.registry import load_game  # noqa: E402
 from alphazero.limits import engine_command  # noqa: E402
-from alphazero.match import opponent_name  # noqa: E402
+from alphazero.engines.players import opponent_name  # noqa: E402
 
 MARKS = (10, 20, 30)  # minutes of training at which each run's model is measured
 
@@ -67,7 +69,7 @@ def recipe_of(directory):
 def measure(game, path, args):
     if game.NAME == 'connect4':
         from connect4_accuracy import accuracy, read_positions
-        from alphazero.inference import load_network
+        from alphazero.network.load import load_network
         network, _ = load_network(path, game)
         result = accuracy(network, read_positions(), args.sims)
         return {'solved positions kept (search)': result['search'], 'solved positions kept (policy)': result['policy']}

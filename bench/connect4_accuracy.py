@@ -20,11 +20,12 @@ os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
 import numpy as np  # noqa: E402
 
 import connect4  # noqa: E402
-from alphazero.batched_mcts import Evaluator  # noqa: E402
-from alphazero.cli import UserError, run  # noqa: E402
-from alphazero.games import playing_model_path  # noqa: E402
-from alphazero.inference import load_network  # noqa: E402
-from alphazero.match import MctsPlayer  # noqa: E402
+from alphazero.search.evaluator import Evaluator  # noqa: E402
+from alphazero.errors import UserError
+from alphazero.cli.run import run  # noqa: E402
+from alphazero.game.paths import playing_model_path  # noqa: E402
+from alphazero.network.load import load_network  # noqa: E402
+from alphazero.play.players import MctsPlayer  # noqa: E402
 
 POSITIONS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'connect4_positions.json')
 

@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import connect4  # noqa: E402
 from alphazero.files import write_json  # noqa: E402
-from alphazero.opponents import heuristic_opponents  # noqa: E402
+from alphazero.play.opponents import heuristic_opponents  # noqa: E402
 from connect4 import Solver  # noqa: E402
 
 

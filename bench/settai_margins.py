@@ -26,14 +26,23 @@ os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
 import numpy as np  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
-from alphazero.batched_mcts import Evaluator  # noqa: E402
-from alphazero.cli import UserError, run  # noqa: E402
-from alphazero.files import atomic_output, held_results, playing_sims, write_json  # noqa: E402
-from alphazero.games import load_game, playing_model_path  # noqa: E402
-from alphazero.inference import file_sha256, load_network  # noqa: E402
+from alphazero.search.evaluator import Evaluator  # noqa: E402
+from alphazero.errors import UserError
+from alphazero.cli.run import run  # noqa: E402
+from alphazero.files import atomic_output, write_json
+from alphazero.play.resumable import held_results
+from alphazero.network.model_file import playing_sims  # noqa: E402
+from alphazero.game.registry import load_game
+from alphazero.game.paths import playing_model_path  # noqa: E402
+from alphazero.network.onnx_export import file_sha256
+from alphazero.network.load import load_network  # noqa: E402
 from alphazero.limits import engine_command, whole_number  # noqa: E402
-from alphazero.match import (FunctionPlayer, MctsPlayer, engine_player, match_pairings, opponent_name,  # noqa: E402
-                             paired_openings, play_games, settai_for)
+from alphazero.play.players import FunctionPlayer, MctsPlayer
+from alphazero.engines.players import engine_player, opponent_name
+from alphazero.play.matches import match_pairings
+from alphazero.play.openings import paired_openings
+from alphazero.play.loop import play_games
+from alphazero.play.settai import settai_for
 
 MODES = ('normal', 'settai')
 

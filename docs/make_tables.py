@@ -4,7 +4,7 @@ docs/strength.md (pretrained/*/model.json, docs/settai/*.json), full shogi's com
 in docs/shogi.md, the recipes in docs/recipes.md (docs/recipes/*.json), a GPU against the CPUs in
 docs/scaling.md (docs/scaling/gpu.json), the speed of each game's rules in docs/speed.md
 (docs/speed/games.json). Run
-`python docs/make_tables.py` after a model or its measurements change; tests/test_docs.py fails
+`python docs/make_tables.py` after a model or its measurements change; tests/quality/test_docs.py fails
 when a page's table and its source disagree."""
 import argparse
 import glob
@@ -123,8 +123,8 @@ LEVELS_BEGIN = '<!-- the table below is made by docs/make_tables.py from the lev
 
 def levels_table(page):
     sys.path.insert(0, ROOT)
-    from alphazero.levels import Level
-    from alphazero.words import setting_text, words
+    from alphazero.play.levels import Level
+    from alphazero.cli.words import setting_text, words
     rows = ['| game | level | plays with | Elo (random player 0) | nearest measured opponent (the difference; 90% of resampled fits) | opponents on the ladder |',
             '|---|---|---|---|---|---|']
     for name, model in shipped().items():

@@ -49,7 +49,7 @@ def random_endgame(game, empties, rng):
 @pytest.fixture
 def tiny_best(workdir):
     """model/best.h5 holding a tiny untrained network; returns the model."""
-    from alphazero.files import save_model
+    from alphazero.network.model_file import save_model
     model = tiny_model()
     save_model(model, 'model/best.h5')
     return model
@@ -59,7 +59,7 @@ def stop_play_games(module, monkeypatch, stop_after, played):
     """Make `module` play its games with the real play_games, stopped by KeyboardInterrupt (as by
     Ctrl-C or a kill) once `stop_after` of a call's games have ended (None: never); the number of
     games of each call goes into `played`."""
-    from alphazero.match import play_games as real_play_games
+    from alphazero.play.loop import play_games as real_play_games
 
     def play_games(state, pairings, *args, finished, **kwargs):
         played.append(len(pairings))

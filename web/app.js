@@ -2,7 +2,7 @@
 //
 // play_web.py serves this folder, onnxruntime-web's files under /ort/, each game's model as
 // /model/NAME.onnx and /config.json ({ game, near, games: { NAME: { simulations, levels, level, error } } }:
-// each game's levels with their measured Elo, alphazero/levels.py). <body data-state> tells tests
+// each game's levels with their measured Elo, alphazero/play/levels.py). <body data-state> tells tests
 // where the game is: loading, human, thinking, over or error; #board's data-searched is the number
 // of simulations of the last search (0 for the policy alone or settai mode).
 

@@ -3,7 +3,7 @@
 // A state is seen from the side to move, as in the book: `mine` and `theirs` hold 1 on the squares
 // of the side to move and of its opponent (reading order, row 0 on top), and `depth` counts the
 // plies played. The functions of a game never change a state; next() returns a new one.
-// tests/test_web.py checks these rules and the input planes against Python's, position by position.
+// tests/interfaces/test_web.py checks these rules and the input planes against Python's, position by position.
 
 // `lost` and `won` judge a finished game for the side to move (only Othello can end with it ahead)
 function makeGame({ name, rows, columns, actionCount, start, legalActions, play, isOver, lost, won = () => false }) {

@@ -18,7 +18,7 @@ const GAME_NAMES = {
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
-// The opponents of the measured ladders (alphazero/match.py's opponent_name) in Japanese
+// The opponents of the measured ladders (alphazero/engines/players.py's opponent_name) in Japanese
 function opponentJa(name) {
   const fixed = { 'random player': 'ランダム', 'alpha-beta (perfect)': 'αβ探索（完全読み）',
     'Monte Carlo tree search': 'モンテカルロ木探索', 'greedy player': '貪欲法' };

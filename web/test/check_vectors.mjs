@@ -1,5 +1,5 @@
 // Checks the JavaScript rules, input planes and search against vectors written by Python
-// (tests/test_web.py): node web/test/check_vectors.mjs vectors.json
+// (tests/interfaces/test_web.py): node web/test/check_vectors.mjs vectors.json
 //
 // rules:  positions reached by move sequences, with their legal moves, result flags, cells, input
 //         planes and the cells after every legal move (and the winning line, which must be the

@@ -1,0 +1,93 @@
+"""Where a setting's value comes from, in one place: the stage script's constant (the book's), then
+the game's recipe (config/NAME.py), then a preset of train_cycle.py (--preset), then the flag typed.
+
+A recipe is a Python file of dicts, one per purpose; a stage script reads only the purposes it
+serves (self_play.py: search, self_play and exploration; train_cycle.py: all). A key that no purpose
+has, or that the script has no flag for, is an error that names it: a typo never passes silently.
+"""
+import argparse
+import os
+import runpy
+import sys
+
+from alphazero.errors import UserError
+from alphazero.game.registry import GAMES
+
+CONFIG_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'config')
+
+
+# The purposes of a recipe and the settings each may hold (each one a flag of train_cycle.py)
+PURPOSES = {
+    'network': ('network', 'filters', 'blocks', 'width', 'layers', 'heads', 'margin_head'),  # dual_network.py
+    'search': ('sims', 'gumbel', 'fpu', 'margin_weight'),                     # every search
+    'self_play': ('games', 'parallel'),                                       # self_play.py
+    'exploration': ('dirichlet', 'random_opening', 'greedy_after', 'peek', 'q_ratio'),  # self_play.py
+    'training': ('samples', 'window', 'epochs', 'symmetries', 'learning_rate'),  # train_network.py
+    'play': ('play_sims',),                                                   # what a saved model records
+    'evaluation': ('opening',),                                               # evaluate_best_player.py
+    'cycle': ('cycles', 'minutes', 'cpu_minutes', 'gate', 'eval_games', 'best_games', 'best_every', 'keep_every', 'until_perfect'),
+    'student': ('network', 'filters', 'blocks'),                               # distill.py's student
+}
+
+
+ALL_PURPOSES = tuple(purpose for purpose in PURPOSES if purpose != 'student')  # what train_cycle.py trains with
+
+
+def read_recipe(name):
+    """{purpose: {setting: value}} of config/NAME.py ({} when the game has no file), checked."""
+    path = os.path.join(CONFIG_DIR, f'{name}.py')
+    if not os.path.exists(path):
+        return {}
+    recipe = {key: value for key, value in runpy.run_path(path).items() if not key.startswith('_')}
+    for purpose, values in recipe.items():
+        if purpose not in PURPOSES:
+            raise UserError(f'{path}: {purpose!r} is not a purpose of a recipe; use {", ".join(PURPOSES)}')
+        check_settings(values, PURPOSES[purpose], f'{path}: {purpose}')
+    return recipe
+
+
+def check_settings(values, allowed, where):
+    if not isinstance(values, dict):
+        raise UserError(f'{where} is not a dict of settings')
+    unknown = [key for key in values if key not in allowed]
+    if unknown:
+        raise UserError(f'{where}: {", ".join(map(repr, unknown))} is not one of its settings ({", ".join(allowed)})')
+
+
+def recipe_defaults(name, purposes, preset=None):
+    """The defaults that the game's recipe (and a preset, {setting: value}) give for these purposes."""
+    recipe = read_recipe(name)
+    defaults = {key: value for purpose in purposes for key, value in recipe.get(purpose, {}).items()}
+    if preset:
+        check_settings(preset, [key for purpose in purposes for key in PURPOSES[purpose]], 'the preset')
+        defaults.update(preset)
+    return defaults
+
+
+def parse_game_args(parser, argv=None, purposes=(), presets=None):
+    """Parse the command line over the defaults of the chosen game's recipe for `purposes` and of the
+    chosen --preset (`presets`: {name: {setting: value}}); the flags typed always win, and --help
+    shows the defaults that apply to the game named with it."""
+    # The game and the preset are read first, alone, so that the help printed next shows the
+    # game's defaults; a mistake there is left for the full parser to report
+    argv = sys.argv[1:] if argv is None else argv
+    first = argparse.ArgumentParser(add_help=False, exit_on_error=False)
+    first.error = refuse
+    first.add_argument('--game', default=parser.get_default('game'))
+    first.add_argument('--preset', default=parser.get_default('preset'))
+    try:
+        chosen = first.parse_known_args(argv)[0]
+    except argparse.ArgumentError:
+        chosen = argparse.Namespace(game=None, preset=None)
+    preset = (presets or {}).get(chosen.preset)
+    defaults = recipe_defaults(chosen.game, purposes, preset) if chosen.game in GAMES else {}
+    flags = {action.dest for action in parser._actions}
+    missing = [key for key in defaults if key not in flags]
+    if missing:
+        raise UserError(f'{parser.prog} has no flag for the settings {", ".join(missing)} of its purposes {purposes}')
+    parser.set_defaults(**defaults)
+    return parser.parse_args(argv)
+
+
+def refuse(message):
+    raise argparse.ArgumentError(None, message)

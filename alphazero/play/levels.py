@@ -1,0 +1,215 @@
+"""Levels of play: settings of the AI whose strength is measured, not guessed.
+
+A level is a number of simulations per move and a temperature. At 0 simulations the AI plays its
+network's policy alone (sampled at the temperature, or its most likely move at 0); above, it
+searches and plays the most visited move. evaluate_levels.py measures the levels of a model as an
+Elo ladder anchored on the random player (Elo 0): matches between adjacent levels, and against the
+game's other opponents (alpha-beta, GRhino, Fairy-Stockfish) to say what each level is like. The
+ladder goes into the `levels` entry of the model.json beside the model file; the players (window,
+text, page) read it from there.
+"""
+import json
+import math
+import os
+from dataclasses import asdict, dataclass
+from typing import Optional
+
+import numpy as np
+
+from alphazero.errors import UserError
+from alphazero.game.paths import playing_model_path
+from alphazero.limits import check_search
+from alphazero.network.load import load_network
+from alphazero.network.model_file import playing_sims
+
+MIN_SEARCH = 8  # simulations: below, the book's search barely differs from its policy
+
+
+NEAR = 75  # Elo: a level this close to an opponent is "about" it
+
+
+ANCHOR = 'random player'
+
+
+RANGE_DRAWS = 200  # resampled fits behind each Elo's range
+
+
+RANGE_SHARE = 90   # percent of them that the range holds
+
+
+@dataclass(frozen=True)
+class Level:
+    number: int
+    simulations: int       # 0: the network's policy alone
+    temperature: float     # 0: the best move; above: sampled (only the policy levels)
+    elo: Optional[float] = None   # measured, the random player being 0
+    near: Optional[str] = None    # the measured opponent nearest in Elo
+    near_difference: Optional[float] = None  # elo - that opponent's
+    near_low: Optional[float] = None   # the range of near_difference over the matches resampled
+    near_high: Optional[float] = None  # (resampled_fits)
+
+
+def standard_levels(sims):
+    """The levels of a model that searches `sims` simulations per move as trained: its policy
+    sampled, its policy's best move, then searches of a quarter of `sims` (at least MIN_SEARCH), of
+    `sims` (the model's own strength, the players' default) and of four times `sims` (fewer when
+    `sims` is too small for a quarter of it to differ)."""
+    searches = sorted({max(min(MIN_SEARCH, sims), sims // 4), sims, 4 * sims})
+    settings = [(0, 1.0), (0, 0.0)] + [(count, 0.0) for count in searches]
+    return [Level(number, count, temperature) for number, (count, temperature) in enumerate(settings, 1)]
+
+
+def full_strength(levels, sims):
+    """The level that searches `sims` simulations: what the players play unless asked for a level."""
+    return next(level for level in levels if level.simulations == sims)
+
+
+def ladder_path(model_path):
+    """Where a model's measured ladder is kept: the model.json beside it."""
+    return os.path.join(os.path.dirname(os.path.abspath(model_path)), 'model.json')
+
+
+def read_ladder(model_path):
+    """The measured levels of a model (its model.json's `levels`), or None when it has none."""
+    path = ladder_path(model_path)
+    try:
+        with open(path, encoding='utf-8') as f:
+            entry = json.load(f).get('levels')
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, AttributeError) as error:
+        raise UserError(f'{path} is not a readable model.json ({error}): restore it from the repository') from None
+    if entry is None:
+        return None
+    try:
+        return [Level(**level) for level in entry['levels']]
+    except (KeyError, TypeError) as error:
+        raise UserError(f'{path}: its "levels" entry is not a ladder ({error}): measure it again with evaluate_levels.py') from None
+
+
+def levels_for(model_path, sims):
+    """The levels offered for a model that searches `sims` simulations as trained: the measured
+    ladder when it was measured for these simulations, else the standard levels, unmeasured."""
+    ladder, standard = read_ladder(model_path), standard_levels(sims)
+    settings = [(level.number, level.simulations, level.temperature) for level in standard]
+    if ladder and [(level.number, level.simulations, level.temperature) for level in ladder] == settings:
+        return ladder
+    return standard
+
+
+def choose_level(levels, number):
+    """The level numbered `number` (1 is the weakest), or a one-line error naming the choices."""
+    for level in levels:
+        if level.number == number:
+            return level
+    raise UserError(f'--level {number}: this model has levels 1 to {len(levels)}')
+
+
+def playing_level(model_path, sims, number=None):
+    """(the level a player plays: level `number` of the model's levels, else its full strength;
+    all the model's levels)."""
+    levels = levels_for(model_path, sims)
+    return (choose_level(levels, number) if number else full_strength(levels, sims)), levels
+
+
+@dataclass(frozen=True)
+class PlayingModel:
+    """The model that a window, a terminal or an engine plays, and how (load_playing_model)."""
+    network: object
+    description: str
+    sims: int      # simulations per move at full strength
+    why: str       # where that number comes from
+    level: Level   # the level it plays at
+    levels: list   # all the model's levels
+
+
+def load_playing_model(game, model_path, sims, level_number, default_sims):
+    """The model at model_path (else the game's best model), its simulations (sims, else what the
+    model records, else default_sims) and level `level_number` of its levels (else full strength)."""
+    path = model_path or playing_model_path(game)
+    network, description = load_network(path, game)
+    sims, why = playing_sims(sims, path, default_sims)
+    check_search(game, sims)
+    level, levels = playing_level(path, sims, level_number)
+    return PlayingModel(network, description, sims, why, level, levels)
+
+
+def fit_ratings(matches, anchor=ANCHOR, iterations=500):
+    """Elo ratings from matches [(player, opponent, points of player, games)], the `anchor` at 0.
+
+    The maximum likelihood of the Elo model (Bradley-Terry), each match's score moved half a game
+    towards even so that a clean sweep gives a large but finite gap. Newton steps, player by player,
+    until no rating moves by a thousandth of a point."""
+    names = sorted({name for a, b, _, _ in matches for name in (a, b)})
+    if anchor not in names:
+        raise ValueError(f'the anchor {anchor!r} played no match')
+    ratings = dict.fromkeys(names, 0.0)
+    scale = math.log(10) / 400
+    for _ in range(iterations):
+        largest_step = 0.0
+        for name in names:
+            if name == anchor:
+                continue
+            gradient = curvature = 0.0
+            for a, b, points, games in matches:
+                if name not in (a, b):
+                    continue
+                score = (points + 0.5) / (games + 1)
+                own, other, won = (a, b, score) if name == a else (b, a, 1 - score)
+                expected = 1 / (1 + 10 ** ((ratings[other] - ratings[own]) / 400))
+                gradient += games * (won - expected)
+                curvature += games * expected * (1 - expected)
+            step = gradient / (scale * curvature) if curvature else 0.0
+            ratings[name] += step
+            largest_step = max(largest_step, abs(step))
+        if largest_step < 1e-3:
+            break
+    shift = ratings[anchor]
+    return {name: rating - shift for name, rating in ratings.items()}
+
+
+def resampled_fits(matches, draws=RANGE_DRAWS, seed=0):
+    """What the same matches played again could give: the ratings fitted to `draws` resamples of the
+    matches [(player, opponent, won, drew, lost)], each match's games drawn again with its own shares
+    of wins, draws and losses (a parametric bootstrap; seeded, so that the same matches give the same
+    ranges)."""
+    rng = np.random.default_rng(seed)
+    fits = []
+    for _ in range(draws):
+        resampled = []
+        for player, opponent, won, drew, lost in matches:
+            games = won + drew + lost
+            w, d, _ = rng.multinomial(games, [won / games, drew / games, lost / games])
+            resampled.append((player, opponent, w + d / 2, games))
+        fits.append(fit_ratings(resampled))
+    return fits
+
+
+def rated_levels(levels, ratings, opponents, fits):
+    """The levels with their Elo and nearest opponent (among `opponents`, rated too), and the range
+    of RANGE_SHARE percent of the differences between the two over the resampled `fits`."""
+    rated, tail = [], (100 - RANGE_SHARE) / 2
+    for level in levels:
+        name = level_name(level)
+        nearest = min(opponents, key=lambda opponent: abs(ratings[opponent] - ratings[name]))
+        low, high = np.percentile([fit[name] - fit[nearest] for fit in fits], [tail, 100 - tail])
+        rated.append(Level(level.number, level.simulations, level.temperature, round(ratings[name]), nearest,
+                           round(ratings[name] - ratings[nearest]), round(low), round(high)))
+    return rated
+
+
+def level_name(level):
+    return f'level {level.number}'
+
+
+def ladder_entry(levels, ratings, matches, how):
+    """The `levels` entry of a model.json; `matches`: [(player, opponent, its points game by game)]."""
+    return {'how': how, 'anchor': f'the {ANCHOR} is Elo 0',
+            'ranges': f'near_low to near_high holds {RANGE_SHARE}% of the differences to the nearest opponent fitted to '
+                      f'{RANGE_DRAWS} resamples of the matches (each match\'s games drawn again with its own shares of '
+                      'wins, draws and losses)',
+            'levels': [asdict(level) for level in levels],
+            'opponents': {name: round(rating) for name, rating in sorted(ratings.items(), key=lambda item: item[1])
+                          if not name.startswith('level ')},
+            'matches': [{'player': a, 'opponent': b, 'won': points.count(1), 'drew': points.count(0.5), 'lost': points.count(0)}
+                        for a, b, points in matches]}

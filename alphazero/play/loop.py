@@ -1,0 +1,102 @@
+"""Play many games at once: the loop behind self-play, both evaluations and matches against engines.
+
+All live games whose side to move is the same player are answered in one call, so a search player
+evaluates the leaves of all of them together, and an engine player lets its engine processes think at
+the same time."""
+import time
+from dataclasses import dataclass, field
+from typing import Optional
+
+from alphazero.game.values import player_value, value_for
+
+
+@dataclass
+class LiveGame:
+    """A game being played: game `index` of the pairings, started by the `opening`
+    moves (not recorded), then `moves` by the players; `records` holds (input planes, move
+    distribution, ply, the search's value) per recorded player move. An engine may end a game by a
+    claim instead of a move: 'resign' (the side to move of `state` resigned) or 'win' (it declared a
+    win, which the engine player has checked)."""
+    index: int
+    state: object
+    opening: tuple = ()
+    moves: list = field(default_factory=list)
+    records: list = field(default_factory=list)
+    claim: Optional[str] = None
+
+    @property
+    def plies(self):
+        """Moves played by the players so far (the opening not counted)."""
+        return len(self.moves)
+
+    def over(self):
+        return self.claim is not None or self.state.is_done()
+
+    def value(self, first_player):
+        """The result of the finished game for the first player (first_player=True) or the second."""
+        if self.claim is None:
+            return player_value(self.state, first_player)
+        return value_for(self.state, 1 if self.claim == 'win' else -1, first_player)
+
+
+def play_games(new_state, pairings, parallel=None, record=False, progress=None, openings=None, starts=None,
+               finished=None):
+    """Play len(pairings) games, each between pairings[i] = (first player, second player).
+
+    Game i starts from starts[i] (default: new_state()) after the moves openings[i] (none by
+    default). Up to `parallel`
+    games are live at once (all of them by default); a finished game's place goes to the next one.
+    Returns the finished LiveGames in order: final state, opening, moves, and the records (input
+    planes, move distribution) of every player move when `record` is set. `finished(index, game)`,
+    when given, hears of each game as it ends.
+    """
+    parallel = parallel or len(pairings)
+    results = [None] * len(pairings)
+    waiting = list(range(len(pairings)))[::-1]
+    live = {}  # game index -> LiveGame
+    moves_played, shown = 0, time.monotonic()
+    while waiting or live:
+        # Fill the free places with new games, each after its opening
+        while waiting and len(live) < parallel:
+            index = waiting.pop()
+            opening = tuple(openings[index]) if openings else ()
+            state = starts[index] if starts else new_state()
+            for action in opening:
+                state = state.next(action)
+            live[index] = LiveGame(index, state, opening)
+
+        # Group the live games by the player to move, and let each player answer its group at once;
+        # engines (other processes) are asked first, so that they think while our search runs
+        by_player = {}
+        for index, game in live.items():
+            player = pairings[index][0 if game.state.is_first_player() else 1]
+            by_player.setdefault(id(player), (player, []))[1].append(game)
+        asked = [(games, player.ask([game.state for game in games], games))
+                 for player, games in by_player.values() if hasattr(player, 'ask')]
+        chosen = [(games, player.choose([game.state for game in games], games))
+                  for player, games in by_player.values() if not hasattr(player, 'ask')]
+        chosen += [(games, read_answers()) for games, read_answers in asked]
+        for games, choices in chosen:
+            for game, (action, searched) in zip(games, choices):
+                if isinstance(action, str):  # an engine's claim: 'resign' or 'win'
+                    game.claim = action
+                    continue
+                if record and searched is not None:  # only a search teaches: settai and the policy alone return None
+                    game.records.append((game.state.planes(), searched.policy, game.plies, searched.value))
+                game.state = game.state.next(action)
+                game.moves.append(action)
+                moves_played += 1
+        # Games played side by side end together: meanwhile the progress bar counts their moves
+        if progress is not None and time.monotonic() - shown >= 1.0:
+            progress.set_postfix_str(f'{moves_played} moves')
+            shown = time.monotonic()
+
+        # Retire the finished games
+        for index in [i for i, game in live.items() if game.over()]:
+            game = live.pop(index)
+            results[index] = game
+            if progress is not None:
+                progress.update(1)
+            if finished is not None:
+                finished(index, game)
+    return results

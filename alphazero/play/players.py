@@ -1,0 +1,200 @@
+"""The players behind self-play, the evaluations and the levels: the search (MctsPlayer), the policy
+alone (PolicyPlayer) and the book's functions (FunctionPlayer).
+
+A player chooses moves for a list of live games at once: `choose(states, games)` returns one action
+and one Searched (or None) per state, where games[i] is the LiveGame that states[i] belongs to."""
+from typing import NamedTuple
+
+import numpy as np
+
+from alphazero.errors import UserError
+from alphazero.game.values import terminal_value
+from alphazero.network.load import load_network
+from alphazero.network.runtimes import set_margin_weight
+from alphazero.play.settai import (
+    SETTAI_MIN_SIMS,
+    SettaiDrift,
+    settai_choice,
+    settai_endgame,
+    settai_for,
+)
+from alphazero.search.evaluator import Evaluator
+from alphazero.search.scores import searched_value, visits_to_scores
+from alphazero.search.search import SearchOptions, search_roots
+
+DETERMINIZATIONS = 4  # samples of the hidden information searched per move (games that have some)
+
+
+class Searched(NamedTuple):
+    """What a full search of a position teaches the network: the move distribution (the policy
+    target) and the search's value of the position for its side to move (the visit-weighted mean Q
+    of the root's moves), which self-play may mix into the value target (--q-ratio)."""
+    policy: np.ndarray
+    value: float
+
+
+class MctsPlayer:
+    """PV-MCTS over a batch of states, choosing by the visit counts at a temperature: choose()
+    returns (action, Searched) per state. From ply `greedy_after` of a game on, it plays the most
+    visited move (the move distribution it returns stays the one at the temperature).
+
+    For a game with hidden information, `determinize(state, rng)` gives a state whose hidden part
+    is drawn anew from what the player can see; the player then searches `samples` such states per
+    move and adds up their visit counts, so it never uses what it cannot see.
+
+    Beyond the book: `options` (alphazero/search/search.py's SearchOptions) change the search; when
+    the root policy chooses the move itself (Gumbel's, sampled at a temperature above 0 before
+    `greedy_after`), the player plays it and the move distribution is the search's improved policy.
+    `settai` (a Settai, from settai_for) plays a close game, not a win: settai_choice over every
+    move's search, or settai_endgame near the end."""
+
+    def __init__(self, evaluator, sims, temperature, rng, dirichlet_alpha=0.0, dirichlet_weight=0.25,
+                 greedy_after=None, determinize=None, samples=DETERMINIZATIONS, options=SearchOptions(), settai=None):
+        if determinize is not None and (options.gumbel or settai):
+            raise UserError('Gumbel root search and settai mode need the whole position: this game hides part of it '
+                            '(self-play may see it: leave out --no-peek)')
+        if options.margin_weight:
+            set_margin_weight(evaluator.network, options.margin_weight, 'the model')
+        self.evaluator = evaluator
+        self.sims = sims
+        self.temperature = temperature
+        self.rng = rng
+        self.root_noise = (dirichlet_alpha, dirichlet_weight, rng) if dirichlet_alpha > 0 else None
+        self.greedy_after = greedy_after
+        self.determinize = determinize
+        self.samples = samples
+        self.options = options
+        self.settai = settai
+        self.settai_drift = SettaiDrift() if settai and settai.final_margin else None
+
+    def visits(self, states):
+        """The visit counts of a search of each state (summed over the samples of what it hides)."""
+        return self.search(states, [False] * len(states)).visits
+
+    def search(self, states, greedy):
+        sample = self.temperature > 0
+        scales = [0.0 if g or not sample else 1.0 for g in greedy]
+        if self.determinize is None:
+            return search_roots(self.evaluator, states, self.sims, self.options, self.root_noise, (scales, self.rng))
+        drawn = [self.determinize(state, self.rng) for state in states for _ in range(self.samples)]
+        result = search_roots(self.evaluator, drawn, self.sims, self.options, self.root_noise)
+        visits = result.visits.reshape(len(states), self.samples, -1)
+        q = result.q.reshape(len(states), self.samples, -1)
+        result.q = (visits * q).sum(axis=1) / np.maximum(visits.sum(axis=1), 1)  # each move's Q over all samples
+        result.visits = result.target = visits.sum(axis=1)
+        return result
+
+    def choose(self, states, games=None):
+        if self.settai:
+            return self.settai_choices(states, games)
+        greedy = [self.greedy_after is not None and games is not None and games[i].plies >= self.greedy_after
+                  for i in range(len(states))]
+        result = self.search(states, greedy)
+        return [self.choice(state, result, row, greedy[row]) for row, state in enumerate(states)]
+
+    def choice(self, state, result, row, greedy):
+        """(action, Searched) from one root's search."""
+        legal_actions = state.legal_actions()
+        counts = result.visits[row]
+        policy = np.zeros(len(counts), dtype=np.float32)
+        if result.action is not None:  # the root policy chose (Gumbel's): its target is already a distribution
+            action = int(result.action[row])
+            policy[legal_actions] = result.target[row][legal_actions]
+        else:
+            policy[legal_actions] = visits_to_scores(result.target[row][legal_actions], self.temperature)
+            if greedy:
+                action = legal_actions[int(np.argmax(counts[legal_actions]))]
+            else:
+                scores = visits_to_scores(counts[legal_actions], self.temperature)
+                action = self.rng.choice(legal_actions, p=scores)
+        return int(action), Searched(policy, float(searched_value(counts, result.q[row])))
+
+    def settai_choices(self, states, games=None):
+        """Settai mode: near the end of a game with a margin, settai_endgame's move; else every legal
+        move's position is searched on its own with the level's simulations (all in one batched search:
+        a move costs as many searches as there are legal moves), so that each move has a value the
+        search stands by, then settai_choice picks one, aimed by what the game has shown of the
+        opponent (SettaiDrift). Returns (action, None) per state."""
+        final_margin = self.settai.final_margin
+        exact = [settai_endgame(state, final_margin) if final_margin else None for state in states]
+        children = [[(a, state.next(a)) for a in state.legal_actions()] for state in states]
+        open_children = [child for moves, known in zip(children, exact) if known is None
+                         for _, child in moves if not child.is_done()]
+        count = max(SETTAI_MIN_SIMS, self.sims)
+        values = iter([])
+        if open_children:  # each child's value for its side to move: the visit-weighted mean of its moves' Q
+            result = search_roots(self.evaluator, open_children, count, self.options)
+            values = iter(searched_value(result.visits, result.q))
+        # The network's own values (and margins) of each position and of each move's, for the side to
+        # move now: the drift's measure, and the margins settai_choice aims with
+        planes = np.stack([state.planes() for state in states] + [child.planes() for moves in children for _, child in moves])
+        _, raw_values, raw_margins = self.evaluator.network.outputs(planes)
+        raw = [(float(v), None if raw_margins is None else float(m))
+               for v, m in zip(raw_values, raw_margins if raw_margins is not None else raw_values)]
+        after = iter(raw[len(states):])
+        choices = []
+        for i, moves in enumerate(children):
+            own = {a: (-v, None if m is None else -m) for (a, _), (v, m) in zip(moves, after)}
+            key = games[i].index if games is not None else None
+            drift = self.settai_drift
+            aim, margin_aim = drift.aims(key, states[i], *raw[i]) if drift else (0.0, 0.0)
+            action = exact[i]
+            if action is None:
+                q = {a: -terminal_value(child) if child.is_done() else -next(values) for a, child in moves}
+                margins = {a: m for a, (_, m) in own.items()} if raw_margins is not None else None
+                action = settai_choice([a for a, _ in moves], dict.fromkeys(q, 1), q, margins, aim, margin_aim)
+            if drift:
+                drift.chose(key, dict(moves)[action], *own[action])
+            choices.append((action, None))
+        return choices
+
+
+class PolicyPlayer:
+    """The network's policy alone, no search (the weakest levels): its most likely legal move at
+    temperature 0, else a legal move drawn from the policy's probabilities raised to 1/temperature.
+    Returns (action, None) per state."""
+
+    def __init__(self, evaluator, temperature, rng):
+        self.evaluator = evaluator
+        self.temperature = temperature
+        self.rng = rng
+
+    def choose(self, states, games=None):
+        policies, _ = self.evaluator(states)
+        return [(policy_choice(state, policy, self.temperature, self.rng), None) for state, policy in zip(states, policies)]
+
+
+def policy_choice(state, policy, temperature, rng):
+    """The move the policy alone plays: its most likely legal move at temperature 0, else one drawn
+    from the legal moves' probabilities raised to 1/temperature."""
+    legal_actions = state.legal_actions()
+    scores = visits_to_scores(policy[legal_actions], temperature)
+    return int(rng.choice(legal_actions, p=scores / scores.sum()))
+
+
+def level_player(evaluator, level, rng, determinize=None, settai=None, options=SearchOptions()):
+    """The player of a level (alphazero/levels.py): its policy alone at 0 simulations, else its
+    search (with `options`; in settai mode, settai_choice over searches of at least SETTAI_MIN_SIMS)."""
+    if level.simulations == 0 and not settai:
+        return PolicyPlayer(evaluator, level.temperature, rng)
+    return MctsPlayer(evaluator, level.simulations, level.temperature, rng, determinize=determinize, options=options,
+                      settai=settai)
+
+
+class FunctionPlayer:
+    """A book-style player (a function from a state to an action), one state at a time."""
+
+    def __init__(self, action_function):
+        self.action_function = action_function
+
+    def choose(self, states, games=None):
+        return [(self.action_function(state), None) for state in states]
+
+
+# A search player for a model file; in a game with hidden information it searches only what it can
+# see (samples of the rest), as whenever it plays someone else
+def mcts_player(path, game, sims, temperature, cache=True, backend='auto', seed=None,
+                options=SearchOptions(), settai=False):
+    network, _ = load_network(path, game, backend)
+    return MctsPlayer(Evaluator(network, cache), sims, temperature, np.random.default_rng(seed),
+                      determinize=game.determinize, options=options, settai=settai_for(game, settai))

@@ -1,0 +1,188 @@
+"""Games on Ray workers (beyond the book; optional: only --workers N imports this, and Ray).
+
+A WorkerPool starts N Ray actors, each running the batched search on its own onnxruntime session
+with cpu_count / N threads. A stage's games are split into one chunk per worker, each chunk with its
+own random seed, and the results come back in chunk order, so that with --seed the same number of
+workers plays the same games. The learner ships each new ONNX model through Ray's object store
+(workers never read its files). When a worker dies in the middle of a stage, its chunk is played
+again, with the same seed, by a worker still alive: no game is lost or counted twice.
+
+    ray start --head                      # on the first machine; prints the address to join
+    ray start --address=HEAD_IP:6379      # on each of the others
+    python train_cycle.py --game othello8 --workers 8 --ray-address HEAD_IP:6379
+"""
+import hashlib
+import os
+import random
+
+import numpy as np
+
+from alphazero.errors import UserError
+from alphazero.game.registry import load_game
+from alphazero.limits import MAX_WORKERS, whole_number
+from alphazero.network.runtimes import OnnxNetwork, use_device
+from alphazero.play.matches import play_match
+from alphazero.play.players import FunctionPlayer, MctsPlayer
+from alphazero.play.self_play_games import play_self_play
+from alphazero.search.evaluator import Evaluator
+from alphazero.search.search import SearchOptions
+
+# The code the workers run: the project folder, sent by Ray to every machine (without data and tools)
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+NOT_SENT = ['node_modules', 'runs', 'model', 'data', 'records', 'pretrained', 'docs', 'tests', 'web', 'bench']  # and .git, .venv
+
+
+def add_worker_flags(parser):
+    parser.add_argument('--workers', type=whole_number(1, MAX_WORKERS), metavar='N',
+                        help='play the games on N Ray workers (needs Ray: WITH_RAY=1 bash setup.sh) (default: in this process)')
+    parser.add_argument('--ray-address', metavar='ADDRESS',
+                        help='join the Ray cluster at ADDRESS (`ray start --head` prints it) (default: start Ray here)')
+
+
+def worker_pool(args):
+    """A WorkerPool for --workers, or None without the flag (then Ray is never imported)."""
+    if args.workers is None:
+        if args.ray_address:
+            raise UserError('--ray-address needs --workers N')
+        return None
+    return WorkerPool(args.workers, args.ray_address, getattr(args, 'device', 'cpu'))
+
+
+def import_ray():
+    try:
+        import ray
+    except ImportError:
+        raise UserError('--workers needs Ray: .venv/bin/pip install -r requirements-ray.txt '
+                        '(or WITH_RAY=1 bash setup.sh)') from None
+    return ray
+
+
+class GameWorker:
+    """One Ray actor: plays chunks of games with the model it was last sent."""
+
+    def __init__(self, threads, device):
+        use_device(device)   # --device, checked on the worker's own machine
+        self.threads = threads
+        self.networks = {}   # the models sent, by hash: the latest two (latest and best)
+
+    # The model as sent: its hash, and its bytes (from the object store); a session per version
+    def network_for(self, key, content):
+        if key not in self.networks:
+            self.networks = {k: v for k, v in list(self.networks.items())[-1:]}
+            self.networks[key] = OnnxNetwork(content, threads=self.threads)
+        return self.networks[key]
+
+    # `count` games of the model against another model (opponent_key, opponent_content) or the
+    # game's fixed player named `opponent_name`, after `openings`; the model moves first in even games.
+    # Its points.
+    def match(self, key, content, opponent_key, opponent_content, opponent_name, game_name, count, sims, temperature,
+              seed, openings, options):
+        game = load_game(game_name)
+        rng = np.random.default_rng(seed)
+        random.seed(int(rng.integers(2 ** 32)))  # the fixed players and the deals draw from `random`
+
+        def searcher(network):
+            return MctsPlayer(Evaluator(network), sims, temperature, rng, determinize=game.determinize, options=options)
+        opponent = (FunctionPlayer(game.opponents()[opponent_name]) if opponent_name
+                    else searcher(self.network_for(opponent_key, opponent_content)))
+        return play_match(game, searcher(self.network_for(key, content)), opponent, count, openings=openings)
+
+    def self_play(self, key, content, game_name, count, settings, seed):
+        return play_self_play(load_game(game_name), self.network_for(key, content), count, settings,
+                              np.random.default_rng(seed))
+
+    def pid(self):
+        return os.getpid()
+
+
+class WorkerPool:
+    def __init__(self, workers, address=None, device='cpu'):
+        ray = self.ray = import_ray()
+        if not ray.is_initialized():
+            try:
+                ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False,
+                         runtime_env={'working_dir': REPO, 'excludes': NOT_SENT})
+            except ConnectionError as error:
+                raise UserError(f'cannot join the Ray cluster at {address} ({error}); start it with `ray start --head`') from None
+        cpus = int(ray.cluster_resources().get('CPU', os.cpu_count() or 1))
+        threads = max(1, cpus // workers)
+        # Actors need no CPU of Ray's accounting: their threads are set here; spread them over the machines
+        actor = ray.remote(num_cpus=0, scheduling_strategy='SPREAD')(GameWorker)
+        self.actors = [actor.remote(threads, device) for _ in range(workers)]
+        self.workers, self.threads = workers, threads
+        self.models = {}
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        self.close()
+
+    def close(self):
+        for actor in self.actors:
+            self.ray.kill(actor)
+        self.actors = []
+
+    def share_model(self, onnx_path, slot=0):
+        """Put a model into the object store once per version (two slots: a match has two models);
+        workers get it from there by its hash."""
+        with open(onnx_path, 'rb') as f:
+            content = f.read()
+        key = hashlib.sha256(content).hexdigest()
+        if self.models.get(slot, (None,))[0] != key:
+            self.models[slot] = (key, self.ray.put(content))
+        return self.models[slot]
+
+    def run(self, method, chunks):
+        """Call `method` of a free actor with each chunk's arguments; results in chunk order. A chunk
+        whose actor died goes back to the queue for the others."""
+        ray = self.ray
+        results, queue, pending, free = [None] * len(chunks), list(range(len(chunks))), {}, list(self.actors)
+        while queue or pending:
+            while queue and free:
+                index, actor = queue.pop(0), free.pop(0)
+                pending[getattr(actor, method).remote(*chunks[index])] = (index, actor)
+            [done], _ = ray.wait(list(pending), num_returns=1)
+            index, actor = pending.pop(done)
+            try:
+                results[index] = ray.get(done)
+                free.append(actor)
+            except ray.exceptions.RayActorError:
+                self.actors.remove(actor)
+                queue.insert(0, index)
+                if not self.actors:
+                    raise UserError('every Ray worker died; see the Ray logs (/tmp/ray/session_latest/logs)') from None
+        return results
+
+    def self_play(self, game, onnx_path, count, settings, seed=None):
+        """Self-play of `count` games; the same (position, policy, value) arrays and counts as
+        match.play_self_play, the chunks concatenated in order."""
+        key, content = self.share_model(onnx_path)
+        sizes = [count // self.workers + (i < count % self.workers) for i in range(self.workers)]
+        chunks = [(key, content, game.NAME, size, settings, None if seed is None else [seed, i])
+                  for i, size in enumerate(sizes) if size]
+        results = self.run('self_play', chunks)
+        arrays = tuple(None if parts[0] is None else np.concatenate(parts)  # a game without margins has None
+                       for parts in zip(*(arrays for arrays, _ in results)))
+        evaluations = sum(c['evaluations'] for _, c in results)
+        lookups = sum(c['lookups'] for _, c in results)
+        return arrays, {'evaluations': evaluations, 'lookups': lookups,
+                        'hit_rate': 1 - evaluations / lookups if lookups else 0.0}
+
+    def match(self, game, onnx_path, opponent, count, sims, temperature=0.0, seed=None, openings=None, options=None):
+        """The model's points, game by game, against `opponent`: another .onnx file or the name of
+        one of the game's fixed players; the model first in even games, game i after the moves
+        openings[i], as match.play_match."""
+        key, content = self.share_model(onnx_path)
+        opponent_key, opponent_content, opponent_name = None, None, opponent
+        if opponent.endswith('.onnx'):
+            opponent_key, opponent_content, opponent_name = *self.share_model(opponent, slot=1), None
+        # Chunks of an even number of games, so that colours keep alternating and deals keep their pairs
+        size = 2 * -(-count // (2 * self.workers))
+        chunks = [(key, content, opponent_key, opponent_content, opponent_name, game.NAME, min(size, count - start), sims,
+                   temperature, None if seed is None else [seed, start], openings and openings[start:start + size],
+                   options or SearchOptions())
+                  for start in range(0, count, size)]
+        return [point for points in self.run('match', chunks) for point in points]

@@ -1,0 +1,173 @@
+"""Shogi game records in and out: CSA, KIF and USI move lists (for full shogi, --game shogi9).
+
+- CSA (.csa), the computer-shogi format floodgate's archives use: a header, then one move per line
+  (+7776FU), then how the game ended (%TORYO: the side to move resigned); several games in one file
+  are separated by a line holding `/`.
+- KIF (.kif, .kifu), the format of shogi GUIs and databases, in Japanese (cshogi reads it).
+- USI move lists (.usi): one game per line, as a USI GUI sends it, `startpos moves 7g7f 3c3d ...`
+  (`position ` in front is allowed), then optionally how it ended: `resign` (the side to move
+  resigned), `win` (it declared a win) or `draw`.
+
+A game's result comes from the rules when its moves end it (checkmate, repetition, the move limit),
+else from its stated ending when that is about the position (a resignation, a declared win, a
+draw); a game that was interrupted, lost on time or by an illegal move, or that starts from
+another position than the usual start (a handicap game) is skipped and named in the problems.
+"""
+import os
+
+from alphazero.files import atomic_output
+from alphazero.game.values import value_for
+from alphazero.records.common import read_bytes, replay
+
+DRAW_ENDINGS = ('%SENNICHITE', '%HIKIWAKE', '%JISHOGI', '%MAX_MOVES')
+
+
+SIDE_TO_MOVE_LOST = ('%TORYO', '%TSUMI')  # resigned, or mated
+
+
+SIDE_TO_MOVE_WON = ('%KACHI',)            # declared a win (入玉宣言)
+
+
+USI_ENDINGS = {'resign': '%TORYO', 'win': '%KACHI', 'draw': '%HIKIWAKE'}
+
+
+EXTENSIONS = ('.csa', '.kif', '.kifu', '.usi')
+
+
+class Record(list):
+    """A game's actions, and its result for the first player (1, 0 or -1) when the record states one
+    that its moves do not reach by the rules (a resignation); None otherwise."""
+
+    def __init__(self, actions, result=None):
+        super().__init__(actions)
+        self.result = result
+
+
+def stated_result(final, ending):
+    """The first player's result that a record's ending states at its final position, or None when
+    the ending says nothing about the position."""
+    if ending in DRAW_ENDINGS:
+        return 0
+    side_to_move = -1 if ending in SIDE_TO_MOVE_LOST else 1 if ending in SIDE_TO_MOVE_WON else None
+    return None if side_to_move is None else value_for(final, side_to_move, True)
+
+
+def to_record(game, start_sfen, moves, ending, where, games, problems):
+    """Replay one game (cshogi moves, or USI texts) and add it to `games` as a Record, or a line to
+    `problems` saying why it was skipped."""
+    import cshogi
+    if start_sfen not in (None, cshogi.STARTING_SFEN):
+        problems.append(f'{where}: starts from another position than the usual start (a handicap game?); skipped')
+        return
+    state, actions = game.State(), []
+    for number, move in enumerate(moves, 1):
+        try:
+            if state.is_done():
+                raise ValueError('the game was already over')
+            action = state.action_of_usi(move if isinstance(move, str) else cshogi.move_to_usi(move))
+        except ValueError as error:
+            problems.append(f'{where}: move {number} is illegal ({error}); game skipped')
+            return
+        actions.append(action)
+        state = state.next(action)
+    if state.is_done():
+        games.append(Record(actions))
+        return
+    result = stated_result(state, ending)
+    if result is None:
+        said = f'ends with {ending}' if ending else 'has no ending'
+        problems.append(f'{where}: {said} after {len(actions)} moves, which says nothing about the position; skipped')
+        return
+    games.append(Record(actions, result))
+
+
+def read_text(path):
+    data = read_bytes(path)
+    for encoding in ('utf-8-sig', 'cp932'):  # KIF files are often in Shift_JIS
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            pass
+    return data.decode('utf-8', errors='replace')
+
+
+def read_csa_or_kif(path, game):
+    import cshogi.CSA
+    import cshogi.KIF
+    text = read_text(path)
+    games, problems = [], []
+    is_kif = not path.lower().endswith('.csa')
+    try:
+        parsed = cshogi.KIF.Parser.parse_str(text) if is_kif else cshogi.CSA.Parser.parse_str(text)
+    except Exception as error:  # cshogi's parsers raise many kinds of error on bad text
+        problems.append(f'{path}: not a readable {"KIF" if is_kif else "CSA"} file ({str(error)[:100]}); skipped')
+        return games, problems
+    for number, record in enumerate(parsed if isinstance(parsed, list) else [parsed], 1):
+        to_record(game, record.sfen, record.moves, record.endgame, f'{path}: game {number}', games, problems)
+    return games, problems
+
+
+def read_usi(path, game):
+    games, problems = [], []
+    for number, line in enumerate(read_text(path).splitlines(), 1):
+        words = line.split()
+        if not words or words[0].startswith('#'):
+            continue
+        words = words[1:] if words[0] == 'position' else words
+        if words[:1] != ['startpos'] or (len(words) > 1 and words[1] != 'moves'):
+            problems.append(f'{path}:{number}: not "startpos moves ..." (other starts are not read); skipped')
+            continue
+        moves, ending = words[2:], None
+        if moves and moves[-1] in USI_ENDINGS:
+            ending = USI_ENDINGS[moves.pop()]
+        to_record(game, None, moves, ending, f'{path}:{number}', games, problems)
+    return games, problems
+
+
+def read_shogi_records(path, game):
+    return (read_usi if path.lower().endswith('.usi') else read_csa_or_kif)(path, game)
+
+
+# ----- writing -----
+def ending_of(state, result):
+    """The CSA ending of a game: from the rules when its moves end it, else from its stated result."""
+    ending = state.ending()
+    mover, other = ('+', '-') if state.is_first_player() else ('-', '+')
+    if ending == 'lose':  # mated, or it gave perpetual check: an illegal action of its own
+        return '%TSUMI' if not state.legal_actions() else f'%{mover}ILLEGAL_ACTION'
+    if ending == 'win':   # the opponent gave perpetual check
+        return f'%{other}ILLEGAL_ACTION'
+    if ending == 'draw':
+        return '%SENNICHITE' if state.repetition() else '%MAX_MOVES'
+    return '%HIKIWAKE' if result == 0 else '%TORYO' if value_for(state, result, True) < 0 else '%KACHI'
+
+
+def write_csa(path, games, game, names=('', '')):
+    """Every game in one CSA file, separated by `/` lines."""
+    import cshogi
+    with atomic_output(path) as temporary:
+        with open(temporary, 'w', encoding='utf-8') as f:
+            for index, actions in enumerate(games):
+                f.write('/\n' if index else '')
+                f.write(f'V2.2\nN+{names[0]}\nN-{names[1]}\nPI\n+\n')
+                state = game.State()
+                for action in actions:
+                    sign = '+' if state.is_first_player() else '-'
+                    f.write(sign + cshogi.move_to_csa(state.moves()[action]) + '\n')
+                    state = state.next(action)
+                f.write(ending_of(state, getattr(actions, 'result', None)) + '\n')
+
+
+def write_usi(path, games, game):
+    """One game per line: `startpos moves ...`, then `resign`, `win` or `draw` when the moves do not end it."""
+    endings = {'%TORYO': 'resign', '%KACHI': 'win', '%HIKIWAKE': 'draw'}
+    with atomic_output(path) as temporary:
+        with open(temporary, 'w', encoding='utf-8') as f:
+            for actions in games:
+                state = replay(game, actions)[1]
+                stated = '' if state.is_done() else ' ' + endings[ending_of(state, actions.result)]
+                f.write(state.usi_position() + stated + '\n')
+
+
+def is_shogi_record(path):
+    return os.path.splitext(path.lower())[1] in EXTENSIONS

@@ -1,0 +1,97 @@
+"""search_roots(): PV-MCTS for many games at once, put together from the parts of this package.
+
+Each call searches one root per game. Every simulation walks down all the trees together, gathers
+the new leaves of all games and evaluates them in one network call. The rules are exactly those of
+pv_mcts.py (the reference): PUCT with C_PUCT, terminal values -1 (lost) and 0 (draw), the value
+negated at each level on the way back, first maximum on ties.
+
+Beyond the book, each off unless SearchOptions asks for it (docs/recipes.md says what each buys):
+first-play urgency (puct.py) and Gumbel's root policy (gumbel.py).
+"""
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+
+from alphazero.search.gumbel import GumbelRoot
+from alphazero.search.noise import add_dirichlet_noise
+from alphazero.search.puct import (
+    C_PUCT,
+    PuctRoot,
+    first_play_urgency,
+    puct_selection,
+    zero_for_unvisited,
+)
+from alphazero.search.tree import Tree
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """How the search differs from the book's; the defaults are the book's search."""
+    c_puct: float = C_PUCT
+    fpu_reduction: Optional[float] = None  # None: an unvisited move's Q is 0, as in the book
+    gumbel_considered: int = 0             # moves the Gumbel root search considers (16 in the paper); 0 is PUCT
+    margin_weight: float = 0.0             # a margin head's share in the value of a position (network/runtimes.py)
+
+    @property
+    def gumbel(self):
+        return self.gumbel_considered > 0
+
+    def selection(self):
+        """The selection rule below the root."""
+        unvisited = zero_for_unvisited if self.fpu_reduction is None else first_play_urgency(self.fpu_reduction)
+        return puct_selection(self.c_puct, unvisited)
+
+    def root_policy(self, tree, simulations, gumbel_noise=None):
+        if self.gumbel:
+            return GumbelRoot(tree, self.gumbel_considered, simulations, gumbel_noise)
+        return PuctRoot(self.selection())
+
+
+@dataclass
+class SearchResult:
+    """What a search of many roots returns, one row per root (A = the game's actions)."""
+    visits: np.ndarray   # (G, A) visit counts of the root's moves
+    prior: np.ndarray    # (G, A) the root's priors as searched (with any noise), 0 for illegal moves
+    q: np.ndarray        # (G, A) each visited move's mean value for the root's side to move, else 0
+    value: np.ndarray    # (G,) the network's value of each root
+    target: np.ndarray   # (G, A) the policy target: the visits, or Gumbel's improved policy
+    action: Optional[np.ndarray] = None  # (G,) the move the root policy chose (Gumbel's), else None
+    lines: Optional[list] = None         # per root: (principal line, its value), when asked for
+
+
+def search_roots(evaluator, roots, sims, options=SearchOptions(), root_noise=None, gumbel_noise=None,
+                 with_lines=False):
+    """Search every root with `sims` simulations (the first evaluates the roots) and return a
+    SearchResult. root_noise: None (the book), or (alpha, weight, rng) for Dirichlet noise on the
+    roots' priors. gumbel_noise: with Gumbel's root policy, (scales, rng) (gumbel.py's GumbelRoot)."""
+    if sims < 1:
+        raise ValueError('the search needs at least one simulation')
+    policies, values = evaluator(roots)
+    tree = Tree(roots, policies, values, nodes=sims + 1)
+    if root_noise:
+        add_dirichlet_noise(tree, *root_noise)
+    select_below = options.selection()
+    root = options.root_policy(tree, sims - 1, gumbel_noise)
+
+    for simulation in range(sims - 1):
+        path = tree.walk(lambda: root.select(tree, simulation),
+                         lambda games, nodes: select_below(tree, games, nodes))
+        tree.back_up(path, tree.expand_leaves(evaluator, path))
+
+    root_visits = tree.visits[:, 0]
+    result = SearchResult(root_visits, tree.prior[:, 0], tree.root_q(), tree.node_value[:, 0],
+                          root_visits.astype(np.float64))
+    root.finish(tree, result)
+    if with_lines:
+        result.lines = [tree.principal_line(g) for g in range(len(roots))]
+    return result
+
+
+def search(evaluator, roots, sims, c_puct=C_PUCT, root_noise=None, with_lines=False):
+    """Visit counts (len(roots), A) of each root's moves after `sims` simulations: the
+    book's search (search_roots with the default options). with_lines: also return, per root, its
+    principal line and value (Tree.principal_line), which an engine reports to a GUI."""
+    result = search_roots(evaluator, roots, sims, SearchOptions(c_puct=c_puct), root_noise,
+                          with_lines=with_lines)
+    return (result.visits, result.lines) if with_lines else result.visits

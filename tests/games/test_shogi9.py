@@ -1,0 +1,412 @@
+"""Full shogi (shogi9): the rules we add to cshogi's (the end of a game), the input planes against a
+plain Python implementation of the article's words, the 1496 move classes, the token Transformer,
+records in and out, and USI engines as players."""
+import os
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from conftest import REPO, need
+
+if not os.environ.get('CI'):  # CI installs the optional extra (test.sh): there a missing cshogi fails
+    pytest.importorskip('cshogi')
+import cshogi  # noqa: E402
+
+from alphazero.game.registry import load_game  # noqa: E402
+
+FAIRY_STOCKFISH = '/usr/games/fairy-stockfish'
+
+
+@pytest.fixture(scope='module')
+def game():
+    return load_game('shogi9')
+
+
+def play(state, moves):
+    for move in moves.split():
+        state = state.next(state.action_of_usi(move))
+    return state
+
+
+def random_states(game, count, seed):
+    """Positions from random games, with pieces in hand and checks among them."""
+    rng, states = random.Random(seed), []
+    while len(states) < count:
+        state = game.State()
+        for _ in range(rng.randrange(1, 160)):
+            if state.is_done():
+                break
+            state = state.next(rng.choice(state.legal_actions()))
+        states.append(state)
+    return states
+
+
+# ----- rules -----
+def perft(state, depth):
+    if depth == 0:
+        return 1
+    return sum(perft(state.next(action), depth - 1) for action in state.legal_actions())
+
+
+def test_perft_from_the_start(game):
+    # The published counts of shogi's start position
+    assert [perft(game.State(), depth) for depth in (1, 2, 3)] == [30, 900, 25470]
+
+
+def test_pawn_drop_mate_and_two_pawns_are_not_legal(game):
+    # White's king on 1a, boxed in by its own knight and pawn; a pawn dropped on 1b, guarded by the
+    # gold on 2c, would mate: illegal. A second pawn on a file that holds one: illegal.
+    state = game.State('7nk/7p1/7G1/9/9/9/9/9/4K4 b P 1')
+    names = {game.action_name(state, a) for a in state.legal_actions()}
+    assert 'P*1b' not in names and 'P*1d' in names
+    state = game.State('4k4/9/9/9/9/9/4P4/9/4K4 b P 1')
+    names = {game.action_name(state, a) for a in state.legal_actions()}
+    assert 'P*5e' not in names and 'P*4e' in names
+
+
+def test_fourth_occurrence_is_a_draw_and_cshogi_reports_the_second(game):
+    shuffle = '5i4h 5a4b 4h5i 4b5a'
+    state = play(game.State(), shuffle)
+    # cshogi's is_draw() says repetition at the second occurrence, as a search wants it
+    assert state.board.is_draw() == cshogi.REPETITION_DRAW and not state.is_done()
+    state = play(state, shuffle)
+    assert state.repetition() is None and not state.is_done()      # the third occurrence
+    state = play(state, shuffle)
+    assert state.is_draw() and state.is_done() and not state.is_lose()
+
+
+def test_perpetual_check_loses(game):
+    # Black's rook checks on the 1-file and the 2-file in turn, White's king steps aside each time
+    state = game.State('8k/9/9/9/9/9/9/9/K6R1 b - 1')
+    cycle = '2i1i 1a2a 1i2i 2a1a'
+    state = play(state, cycle + ' ' + cycle + ' ' + cycle)
+    # The start comes back for the fourth time with Black to move: Black checked with every move
+    assert state.is_first_player() and state.is_lose() and state.is_done()
+    # One move before, it is White who is to move after Black's check: not over yet
+    before = play(game.State('8k/9/9/9/9/9/9/9/K6R1 b - 1'), ' '.join([cycle] * 3).rsplit(' ', 1)[0])
+    assert not before.is_done()
+
+
+def test_the_checked_side_wins_when_the_opponent_checked_throughout(game):
+    # The same cycle seen one ply later: White to move in the fourth occurrence of a position reached
+    # by Black's check, after Black checked with every move
+    start = play(game.State('8k/9/9/9/9/9/9/9/K6R1 b - 1'), '2i1i')
+    state = play(start, ' '.join(['1a2a 1i2i 2a1a 2i1i'] * 3))
+    assert not state.is_first_player() and state.ending() == 'win'
+    assert state.is_done() and not state.is_lose() and not state.is_draw()
+
+
+def test_move_limit_is_a_draw(game):
+    state = game.State('4k4/9/9/9/9/9/9/9/4K4 b - 256')
+    assert not state.is_done()
+    assert play(state, '5i4h').is_draw()
+
+
+def test_checkmate_loses(game):
+    mated = game.State('4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1')
+    assert mated.legal_actions() == [] and mated.is_lose()
+
+
+# ----- the 1496 classes -----
+def test_move_classes(game):
+    assert game.ACTION_COUNT == 1496
+    for state in random_states(game, 60, seed=1):
+        actions = [state.action_of_move(move) for move in state.board.legal_moves]
+        assert len(set(actions)) == len(actions) and all(0 <= a < 1496 for a in actions)
+        assert sorted(actions) == state.legal_actions()
+    # Impossible ones are not classes: a pawn dropped on the far rank, a knight staying unpromoted on
+    # the far two ranks, a promotion that neither starts nor ends in the zone
+    from shogi9 import label_is_possible
+    assert not label_is_possible(20 * 81 + 0 * 9 + 0)        # P*1a
+    assert label_is_possible(20 * 81 + 0 * 9 + 1)            # P*1b
+    assert not label_is_possible(8 * 81 + 4 * 9 + 1)         # knight to 5b unpromoted
+    assert label_is_possible(18 * 81 + 4 * 9 + 1)            # knight to 5b promoting
+    assert not label_is_possible(10 * 81 + 4 * 9 + 5)        # promoting up the board to 5f
+
+
+# ----- the input planes: the article's words, written out -----
+PIECE_STEPS = {  # a first-player piece's steps as (file, rank), rank 0 at the far end; sliders separately
+    1: [(0, -1)], 3: [(1, -2), (-1, -2)], 4: [(0, -1), (1, -1), (-1, -1), (1, 1), (-1, 1)],
+    7: [(0, -1), (1, -1), (-1, -1), (1, 0), (-1, 0), (0, 1)], 8: [(f, r) for f in (-1, 0, 1) for r in (-1, 0, 1) if f or r]}
+for promoted in (9, 10, 11, 12):
+    PIECE_STEPS[promoted] = PIECE_STEPS[7]  # promoted pawn, lance, knight, silver move as a gold
+SLIDES = {2: [(0, -1)], 5: [(1, -1), (-1, -1), (1, 1), (-1, 1)], 6: [(0, -1), (1, 0), (-1, 0), (0, 1)]}
+SLIDES[13], SLIDES[14] = SLIDES[5], SLIDES[6]
+PIECE_STEPS[13], PIECE_STEPS[14] = [(0, -1), (1, 0), (-1, 0), (0, 1)], [(1, -1), (-1, -1), (1, 1), (-1, 1)]
+HAND_LIMITS = (8, 4, 4, 4, 4, 2, 2)
+
+
+def reference_planes(board):
+    """(9, 9, 119): per side (the side to move first, its board turned round when it is White): the
+    piece planes, the squares each kind of piece attacks, attacked by >= 1, 2, 3; then the hands'
+    count words; then check."""
+    turn = board.turn
+    squares = {}
+    for sq, piece in enumerate(board.pieces):
+        if piece:
+            colour = 0 if piece < 16 else 1
+            file, rank = divmod(sq if turn == 0 else 80 - sq, 9)
+            squares[(file, rank)] = (0 if colour == turn else 1, piece & 15)
+    words = np.zeros((9, 9, 119), np.float32)
+    attackers = np.zeros((2, 9, 9), int)
+    for (file, rank), (side, kind) in squares.items():
+        words[file, rank, side * 31 + kind - 1] = 1
+        turned = 1 if side == 0 else -1  # the opponent's pieces move the other way in this view
+        targets = set()
+        for step_file, step_rank in PIECE_STEPS.get(kind, []):
+            f, r = file + step_file * turned, rank + step_rank * turned
+            if 0 <= f < 9 and 0 <= r < 9:
+                targets.add((f, r))
+        for step_file, step_rank in SLIDES.get(kind, []):
+            f, r = file, rank
+            while True:
+                f, r = f + step_file * turned, r + step_rank * turned
+                if not (0 <= f < 9 and 0 <= r < 9):
+                    break
+                targets.add((f, r))
+                if (f, r) in squares:
+                    break
+        for f, r in targets:
+            words[f, r, side * 31 + 14 + kind - 1] = 1
+            attackers[side, f, r] += 1
+    for side in (0, 1):
+        for count in range(3):
+            words[:, :, side * 31 + 28 + count] = attackers[side] > count
+    hands = board.pieces_in_hand
+    for side, colour in ((0, turn), (1, 1 - turn)):
+        plane = 62 + side * 28
+        for kind, limit in enumerate(HAND_LIMITS):
+            for i in range(min(hands[colour][kind], limit)):
+                words[:, :, plane + i] = 1
+            plane += limit
+    words[:, :, 118] = board.is_check()
+    return words
+
+
+def test_planes_are_the_articles_words(game):
+    states = random_states(game, 80, seed=2)
+    assert any(s.in_check for s in states) and any(sum(s.board.pieces_in_hand[0]) for s in states)
+    for state in states:
+        np.testing.assert_array_equal(state.planes(), reference_planes(state.board), err_msg=state.board.sfen())
+
+
+def test_tokens_are_the_articles_96(game):
+    square_planes, groups = game.TOKENS
+    assert square_planes + sum(count for _, count in groups) == game.INPUT_SHAPE[-1]
+    assert 81 + len(groups) == 96
+    from dual_network import build_network
+    model = build_network(game, 'transformer', width=8, layer_count=1, heads=2)
+    concatenated = next(layer for layer in model.layers if layer.__class__.__name__ == 'Concatenate')
+    assert tuple(concatenated.output.shape[1:]) == (96, 8)
+    # A hand token is the sum of its words' vectors: two pawns in hand = word 1 + word 2
+    embedding = [layer for layer in model.layers if layer.__class__.__name__ == 'Dense'][1]  # the first hand token's
+    assert embedding.kernel.shape == (8, 8)
+
+
+# ----- records -----
+def test_records_round_trip(game, tmp_path):
+    from alphazero.records.read import read_records
+    from alphazero.records.shogi import Record, write_csa, write_usi
+    rng = random.Random(3)
+    games = []
+    for index in range(6):
+        state, actions = game.State(), []
+        for _ in range(rng.randrange(4, 60) if index % 2 else 400):
+            if state.is_done():
+                break
+            actions.append(rng.choice(state.legal_actions()))
+            state = state.next(actions[-1])
+        # unfinished games stand for resignations: the side to move resigned
+        games.append(Record(actions, None if state.is_done() else (-1 if state.is_first_player() else 1)))
+    for write, name in ((write_csa, 'games.csa'), (write_usi, 'games.usi')):
+        write(str(tmp_path / name), games, game)
+        read, problems = read_records(str(tmp_path / name), game)
+        assert problems == [] and read == games
+        assert [r.result for r in read] == [g.result for g in games]
+
+
+def test_bad_records_are_skipped_by_name(game, tmp_path):
+    from alphazero.records.read import read_records
+    path = tmp_path / 'bad.usi'
+    path.write_text('startpos moves 7g7f 3c3d resign\n'       # kept
+                    'startpos moves 7g7f 7g7f\n'               # illegal
+                    'startpos moves 7g7f 3c3d\n'               # no ending
+                    'sfen 4k4/9/9/9/9/9/9/9/4K4 b - 1 moves 5i4h resign\n')
+    games, problems = read_records(str(path), game)
+    assert len(games) == 1 and games[0].result == -1  # Black, to move after 3c3d, resigned
+    assert len(problems) == 3 and all('bad.usi:' in p for p in problems)
+    csa = tmp_path / 'a.csa'
+    csa.write_text('V2.2\nPI\n+\n+7776FU\n%CHUDAN\n/\nV2.2\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n')
+    games, problems = read_records(str(csa), game)
+    assert len(games) == 1 and len(problems) == 1 and '%CHUDAN' in problems[0]
+
+
+# ----- USI: our engine, and other engines as players -----
+@pytest.fixture
+def fairy_stockfish():
+    need(os.access(FAIRY_STOCKFISH, os.X_OK), "Fairy-Stockfish's USI engine", 'apt-get install fairy-stockfish')
+    return FAIRY_STOCKFISH
+
+
+@pytest.fixture(scope='module')
+def tiny_shogi_model(tmp_path_factory, game):
+    """A tiny untrained ResNet for full shogi, saved with its ONNX export; returns the .h5 path."""
+    import keras
+    from alphazero.network.model_file import save_model
+    from alphazero.network.onnx_export import export
+    from dual_network import build_network
+    keras.utils.set_random_seed(0)
+    path = str(tmp_path_factory.mktemp('shogi9') / 'best.h5')
+    save_model(build_network(game, 'resnet', filters=8, residual_num=1), path)
+    export(path, path.replace('.h5', '.onnx'), game)
+    return path
+
+
+def test_usi_session_answers_and_survives_bad_commands(game, tiny_shogi_model):
+    from alphazero.search.evaluator import Evaluator
+    from alphazero.search.search import SearchOptions
+    from alphazero.network.load import load_network
+    from usi_engine import UsiSession, thinker
+    network, _ = load_network(tiny_shogi_model, game)
+    think = thinker(Evaluator(network), SearchOptions(), np.random.default_rng(0))
+    session = UsiSession(game, think, sims=8)
+    assert session.execute('usi')[-1] == 'usiok' and session.execute('isready') == ['readyok']
+    assert session.execute('setoption name USI_Hash value 256') == []
+    assert session.execute('setoption name Simulations value 6') == [] and session.sims == 6
+    assert 'Simulations' in session.execute('setoption name Simulations value -3')[0]
+    session.execute('usinewgame')
+    assert session.execute('position startpos moves 7g7f 3c3d') == []
+    info, best = session.execute('go btime 0 wtime 0 byoyomi 1000')
+    assert info.startswith('info depth ') and ' score cp ' in info and ' pv ' in info
+    move = best.split()[1]
+    assert best.startswith('bestmove ') and move in {game.action_name(session.state, a) for a in session.state.legal_actions()}
+    assert info.split(' pv ')[1].split()[0] == move and ' nodes 6 ' in info
+    # Bad input: one info string each, and the position stays as it was
+    for line in ('position startpos moves 7g7f 7g7f', 'position sfen xyz', 'position sfen 9/9/9/9/9/9/9/9/9 b - 1',
+                 'position', 'go nodes', 'go byoyomi -5', 'setoption', 'frobnicate', 'position sfen ' + 'k' * 5000):
+        answer = session.execute(line)
+        assert len(answer) == 1 and answer[0].startswith('info string '), (line, answer)
+    assert session.state.usi_position() == 'startpos moves 7g7f 3c3d'
+    # go infinite and go ponder hold the answer until stop or ponderhit
+    session.execute('position sfen 4k4/9/9/9/9/9/9/9/4K4 b 2P 1 moves 5i4h')
+    held = session.execute('go infinite')
+    assert all(not line.startswith('bestmove') for line in held) and session.execute('stop')[0].startswith('bestmove ')
+    session.execute('go ponder')
+    assert session.execute('ponderhit')[0].startswith('bestmove ') and session.execute('stop') == []
+    # A mated side resigns
+    session.execute('position sfen 4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1')
+    assert session.execute('go nodes 5') == ['bestmove resign']
+    assert session.execute('quit') == [] and session.finished
+
+
+def test_usi_levels_and_search_options(game, tiny_shogi_model):
+    """The GUI's Level option (and --level): the policy alone at levels 1-2, a level's simulations
+    above; a Gumbel search reports the move it chose."""
+    from alphazero.search.evaluator import Evaluator
+    from alphazero.search.search import SearchOptions
+    from alphazero.network.load import load_network
+    from alphazero.play.levels import standard_levels
+    from usi_engine import UsiSession, parse_args, thinker
+    network, _ = load_network(tiny_shogi_model, game)
+    levels = standard_levels(40)
+    session = UsiSession(game, thinker(Evaluator(network), SearchOptions(), np.random.default_rng(0)), 40,
+                         levels=levels, level=levels[3])
+    assert 'option name Level type spin default 4 min 1 max 5' in session.execute('usi')
+    assert session.execute('setoption name Level value 3') == [] and (session.level.number, session.sims) == (3, 10)
+    info, best = session.execute('go btime 0 wtime 0 byoyomi 1000')
+    assert ' nodes 10 ' in info and info.split(' pv ')[1].split()[0] == best.split()[1]
+    session.execute('setoption name Level value 2')
+    info, best = session.execute('go nodes 30')  # the policy alone: one evaluation, its most likely move
+    policy, _ = Evaluator(network)([game.State()])
+    state = game.State()
+    assert ' nodes 1 ' in info and best.split()[1] == game.action_name(state, max(state.legal_actions(), key=lambda a: policy[0][a]))
+    for bad in ('setoption name Level value 6', 'setoption name Level value two', 'setoption name Level'):
+        assert session.execute(bad)[0].startswith('info string setoption: Level is a whole number from 1 to 5')
+    assert session.level.number == 2
+    gumbel = thinker(Evaluator(network), SearchOptions(gumbel_considered=4), np.random.default_rng(0))
+    line, value = gumbel(game.State(), 8, None)
+    assert line[0] in game.State().legal_actions() and -1 <= value <= 1
+    assert parse_args(['--level', '1', '--gumbel', '4']).level == 1
+
+
+def test_our_usi_engine_plays_fairy_stockfish(game, tiny_shogi_model, fairy_stockfish):
+    """usi_engine.py as a real USI process against Fairy-Stockfish, both through our USI client:
+    games played to their end with every move legal, colours alternating."""
+    from alphazero.engines.players import engine_player
+    from alphazero.play.matches import match_pairings, player_points
+    from alphazero.play.openings import paired_openings
+    from alphazero.play.loop import play_games
+    ours = f'{sys.executable} {os.path.join(REPO, "usi_engine.py")} --model {tiny_shogi_model} --sims 4; go nodes 4'
+    with engine_player(ours, game) as us, engine_player(f'{fairy_stockfish}; go depth 1', game) as them:
+        results = play_games(game.State, match_pairings(us, them, 2),
+                             openings=paired_openings(game, 2, 2, np.random.default_rng(0)))
+    assert all(r.over() for r in results)
+    assert all(points in (0, 0.5, 1) for points in player_points(results))
+    assert results[0].opening == results[1].opening  # the same opening once with each colour
+
+
+def test_make_records_and_train_on_them(workdir, fairy_stockfish):
+    """make_records.py --game shogi9 with Fairy-Stockfish writes CSA and USI files that
+    train_records.py reads and trains a token Transformer on, exported to ONNX."""
+    def run(*args):
+        return subprocess.run([sys.executable, os.path.join(REPO, args[0]), *args[1:]], capture_output=True, text=True,
+                              timeout=600)
+    made = run('make_records.py', '--game', 'shogi9', '--engine', f'{fairy_stockfish}; go depth 1', '--games', '6',
+               '--parallel', '2', '--seed', '1', '--out', 'records/fs')
+    assert made.returncode == 0, made.stderr[-500:]
+    assert os.path.exists('records/fs.csa') and len(open('records/fs.usi').read().splitlines()) == 6
+    trained = run('train_records.py', '--game', 'shogi9', 'records/fs.csa', '--epochs', '1', '--network', 'transformer',
+                  '--width', '8', '--layers', '1', '--heads', '2', '--validation', '0.3', '--seed', '1')
+    assert trained.returncode == 0, trained.stderr[-500:]
+    assert os.path.exists('runs/shogi9/model/best.h5') and os.path.exists('runs/shogi9/model/best.onnx')
+    assert 'validation: move predicted' in trained.stdout
+
+
+def test_a_human_plays_full_shogi_in_the_terminal_in_japanese(game, capsys):
+    """The text player: the KIF board, a move typed in Japanese, one bad answer, a whole game."""
+    import keras
+    from alphazero.network.runtimes import KerasNetwork
+    from dual_network import build_network
+    from alphazero.cli.words import words
+    from human_play import ai_action, play_text
+    keras.utils.set_random_seed(0)
+    ai = ai_action(game, KerasNetwork(build_network(game, 'resnet', filters=4, residual_num=1)), 2)
+    typed = []
+
+    def read(prompt):  # a bad answer, then ７六歩 in Japanese, then the first legal move offered (USI)
+        typed.append(['９九王', '７六歩'][len(typed)] if len(typed) < 2 else prompt[len('あなたの手 '):-2].split()[0])
+        return typed[-1]
+    ended = play_text(game, ai, True, read, said=words('ja'))
+    out = capsys.readouterr().out
+    assert ended.is_done() and len(typed) > 3
+    assert 'あなたは 先手（盤の上へ進む） です。指し手は日本語の棋譜' in out  # the game's own help, in Japanese
+    assert "'９九王' は指せません" in out and '先手の持駒' in out and '▲７六歩' in out
+    assert out.strip().splitlines()[-1] in ('あなたの勝ち', 'あなたの負け', '引き分け')
+
+
+def test_kif_records_in_shift_jis_and_utf8(game, tmp_path):
+    """A KIF game as GUIs write it (Japanese moves with their source squares, 投了), in Shift_JIS and
+    in UTF-8: read with the resignation as its result."""
+    from alphazero.records.read import read_records
+    kif = ('手合割：平手\n先手：a\n後手：b\n手数----指手---------消費時間--\n'
+           '   1 ７六歩(77)   ( 0:00/00:00:00)\n   2 ３四歩(33)   ( 0:00/00:00:00)\n'
+           '   3 ２二角成(88) ( 0:00/00:00:00)\n   4 同　銀(31)   ( 0:00/00:00:00)\n'
+           '   5 投了\nまで4手で後手の勝ち\n')
+    for encoding in ('cp932', 'utf-8'):
+        path = tmp_path / f'game-{encoding}.kif'
+        path.write_bytes(kif.encode(encoding))
+        games, problems = read_records(str(path), game)
+        assert problems == [] and len(games) == 1 and games[0].result == -1
+        assert [game.action_name(s, a) for s, a in zip(replay_states(game, games[0]), games[0])] == \
+            ['7g7f', '3c3d', '8h2b+', '3a2b']
+
+
+def replay_states(game, actions):
+    state, states = game.State(), []
+    for action in actions:
+        states.append(state)
+        state = state.next(action)
+    return states

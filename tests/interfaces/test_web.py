@@ -1,0 +1,309 @@
+"""The browser player: JavaScript rules, encoding and search against Python's, and the served page
+in headless Chromium (Debian's chromium driven by playwright-core), with a real exported model."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+
+from alphazero.game.registry import load_game
+from alphazero.game.notation import action_names
+from play_web import PAGE_GAMES as GAMES
+from alphazero.network.runtimes import KerasNetwork
+from conftest import REPO, need, random_endgame, tiny_model
+from pv_mcts import pv_mcts_visits
+
+NODE = shutil.which('node')
+CHROMIUM = os.environ.get('CHROMIUM', '/usr/bin/chromium')
+
+
+def run_node(*args, timeout=300):
+    need(NODE and os.path.isdir(os.path.join(REPO, 'node_modules', 'onnxruntime-web')), 'node with the npm packages', 'bash setup.sh installs the npm packages')
+    return subprocess.run([NODE, *args], cwd=REPO, capture_output=True, text=True, timeout=timeout)
+
+
+# ----- shared test vectors -----
+def rules_vector(game, state, moves):
+    """What the JavaScript rules must say about the position reached by `moves`."""
+    vector = {'moves': list(moves), 'cells': state.cells(), 'planes': state.planes().reshape(-1).tolist(),
+              'done': state.is_done(), 'lose': state.is_lose(), 'draw': state.is_draw(),
+              'first': state.is_first_player()}
+    if hasattr(state, 'sequence'):  # point-Othello: the values dealt to the game
+        vector['sequence'] = list(state.sequence)
+    if not state.is_done():
+        vector['legal'] = state.legal_actions()
+        if game.action_name:  # shogi: names that depend on the position
+            vector['names'] = [game.action_name(state, a) for a in state.legal_actions()]
+        vector['children'] = {str(a): state.next(a).cells() for a in state.legal_actions()}
+    return vector
+
+
+def rules_vectors(game, games=4, seed=0):
+    """Every position of a few random games (and for shogi, of a game that ends without a move)."""
+    rng = np.random.default_rng(seed)
+    vectors = []
+    for _ in range(games):
+        state, moves = game.State(), []
+        while True:
+            vectors.append(rules_vector(game, state, moves))
+            if state.is_done():
+                break
+            moves.append(int(rng.choice(state.legal_actions())))
+            state = state.next(moves[-1])
+    if game.NAME == 'shogi':
+        from test_shogi import STALEMATE
+        state = game.State()
+        for action in STALEMATE:
+            state = state.next(action)
+        vectors.append(rules_vector(game, state, STALEMATE))
+    return vectors
+
+
+class RecordingNetwork:
+    """A real network that remembers every position it evaluated and its outputs."""
+
+    def __init__(self, network):
+        self.network, self.outputs = network, []
+
+    def __call__(self, planes):
+        policies, values = self.network(planes)
+        for p, pi, v in zip(planes, policies, values):
+            self.outputs.append([p.reshape(-1).tolist(), pi.tolist(), float(v)])
+        return policies, values
+
+
+def search_vectors(name, simulations=40):
+    game = load_game(name)
+    network = KerasNetwork(tiny_model(0, rules=game))
+    rng = np.random.default_rng(1)
+    vectors = []
+    for _ in range(3):
+        state, moves = game.State(), []
+        for _ in range(int(rng.integers(0, 6))):
+            moves.append(int(rng.choice(state.legal_actions())))
+            state = state.next(moves[-1])
+        recorder = RecordingNetwork(network)
+        visits = pv_mcts_visits(recorder, state, simulations)
+        vectors.append({'game': name, 'moves': moves, 'simulations': simulations, 'visits': visits,
+                        'outputs': recorder.outputs, **({'sequence': list(state.sequence)} if hasattr(state, 'sequence') else {})})
+    return vectors
+
+
+def settai_vectors(count=300):
+    """Moves' values and aims (rounded, so that ties and the floor's edge turn up), half with margins,
+    and match.py's settai choice."""
+    from alphazero.play.settai import settai_choice
+    rng = np.random.default_rng(2)
+    vectors = []
+    for i in range(count):
+        actions = sorted(rng.choice(20, size=int(rng.integers(1, 8)), replace=False).tolist())
+        q = np.round(rng.uniform(-1, 1, len(actions)), 1).tolist()
+        margins = np.round(rng.uniform(-1, 1, len(actions)), 1).tolist() if i % 2 else None
+        aims = np.round(rng.uniform(-0.5, 0.5, 2), 1).tolist() if i % 3 else [0.0, 0.0]
+        choice = settai_choice(actions, dict.fromkeys(actions, 1), dict(zip(actions, q)),
+                               dict(zip(actions, margins)) if margins else None, *aims)
+        vectors.append({'actions': actions, 'q': q, 'margins': margins, 'aims': aims, 'choice': choice})
+    return vectors
+
+
+def settai_game_vectors(count=20):
+    """Connect Four games of a settai player (random searched values for its moves and random network
+    values of the positions, half with margins) against random replies, one SettaiDrift over all of
+    them: each settai move's aims and choice."""
+    from alphazero.play.settai import SettaiDrift, settai_choice
+    game, rng, drift = load_game('connect4'), np.random.default_rng(3), SettaiDrift()
+    vectors = []
+    for i in range(count):
+        state, moves, steps = game.State(), [], []
+        while not state.is_done():
+            legal = state.legal_actions()
+            if len(moves) % 2 == 0:
+                q = dict(zip(legal, np.round(rng.uniform(-1, 1, len(legal)), 1).tolist()))
+                margins = dict(zip(legal, np.round(rng.uniform(-1, 1, len(legal)), 1).tolist())) if i % 2 else None
+                now, after = (np.round(rng.uniform(-1, 1, 2), 2).tolist() for _ in range(2))
+                if not margins:
+                    now[1] = after[1] = None
+                aims = drift.aims(None, state, *now)
+                action = settai_choice(legal, dict.fromkeys(legal, 1), q, margins, *aims)
+                drift.chose(None, state.next(action), *after)
+                steps.append({'ply': len(moves), 'q': list(q.values()), 'aims': list(aims), 'choice': action,
+                              'margins': list(margins.values()) if margins else None, 'now': now, 'after': after})
+            else:
+                action = int(rng.choice(legal))
+            moves.append(action)
+            state = state.next(action)
+        vectors.append({'game': 'connect4', 'moves': moves, 'steps': steps})
+    return vectors
+
+
+def settai_endgame_vectors():
+    """8x8 Othello positions of random games near their end (one with too many empty squares), and
+    match.py's settai_endgame move (None where its search would visit too many positions)."""
+    from alphazero.play.settai import settai_endgame, settai_for
+    game, rng = load_game('othello8'), np.random.default_rng(4)
+    final_margin = settai_for(game).final_margin
+    vectors = []
+    for empties in (6, 8, 9, 10, 10, 10, 11):
+        state, moves = random_endgame(game, empties, rng)
+        vectors.append({'game': 'othello8', 'moves': moves, 'choice': settai_endgame(state, final_margin)})
+    return vectors
+
+
+def test_javascript_rules_encoding_and_search_equal_pythons(tmp_path):
+    vectors = {'rules': {name: rules_vectors(load_game(name)) for name in GAMES},
+               'names': {name: action_names(load_game(name)) for name in GAMES if name != 'shogi'},
+               'search': [v for name in GAMES for v in search_vectors(name)], 'settai': settai_vectors(),
+               'settai_games': settai_game_vectors(), 'settai_endgames': settai_endgame_vectors()}
+    path = tmp_path / 'vectors.json'
+    path.write_text(json.dumps(vectors))
+    result = run_node('web/test/check_vectors.mjs', str(path))
+    assert result.returncode == 0, result.stderr
+    positions = sum(len(v) for v in vectors['rules'].values())
+    steps = sum(len(v['steps']) for v in vectors['settai_games'])
+    assert (f'checked {positions} positions, {len(vectors["search"])} searches, 300 settai choices and {steps} '
+            'settai moves of 20 games, 7 settai endgames') in result.stdout
+
+
+def test_javascript_check_fails_on_a_wrong_vector(tmp_path):
+    vectors = {'rules': {'connect4': rules_vectors(load_game('connect4'), games=1)},
+               'names': {'connect4': action_names(load_game('connect4'))}, 'search': []}
+    vectors['rules']['connect4'][3]['legal'] = [0, 1, 2]
+    path = tmp_path / 'vectors.json'
+    path.write_text(json.dumps(vectors))
+    result = run_node('web/test/check_vectors.mjs', str(path))
+    assert result.returncode == 1 and 'legal' in result.stderr
+
+
+# ----- the served page in Chromium -----
+def serve(cwd, *args):
+    """Start play_web.py on a free port; returns the process and the page's address."""
+    process = subprocess.Popen([sys.executable, os.path.join(REPO, 'play_web.py'), '--port', '0', *args], cwd=cwd,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = process.stdout.readline()
+    address = re.search(r'http://127\.0\.0\.1:\d+/', line)
+    if not address:
+        process.kill()
+        raise AssertionError(f'no address in {line!r}: {process.stderr.read()}')
+    return process, address.group(0)
+
+
+def browse(workdir, mode, *serve_args):
+    """Serve the page and run web/test/e2e.mjs on it; returns node's result and the server's log."""
+    need(os.path.exists(CHROMIUM), f'Chromium ({CHROMIUM})', 'apt-get install chromium')
+    process, address = serve(workdir, *serve_args)
+    try:
+        result = run_node('web/test/e2e.mjs', mode, address, str(workdir / f'{mode}.png'))
+    finally:
+        process.terminate()
+        log = process.communicate(timeout=10)[1]
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result, log
+
+
+# Keep a test's screenshot in web/test/screenshots, which a fresh clone lacks, whatever test runs first
+def keep_screenshot(path, name):
+    folder = os.path.join(REPO, 'web', 'test', 'screenshots')
+    os.makedirs(folder, exist_ok=True)
+    shutil.copy(path, os.path.join(folder, name))
+
+
+def test_a_game_in_the_browser_against_a_real_exported_model(tiny_best, workdir):
+    from export import export
+    export('model/best.h5')
+    result, log = browse(workdir, 'play', '--sims', '20')
+    assert re.search(r'played \d moves: (You win|You lose|Draw), with a take-back', result.stdout)
+    assert 'GET /model/tictactoe.onnx' in log and 'GET /ort/ort-wasm-simd-threaded' in log  # from the npm package
+    assert (workdir / 'play.png').stat().st_size > 10000
+    keep_screenshot(workdir / 'play.png', 'tictactoe.png')
+
+
+def tiny_exported_model(name, sims):
+    """runs/NAME/model/best.h5, a tiny untrained network that records `sims`, and its ONNX export."""
+    from alphazero.network.model_file import save_model
+    from export import export
+    game = load_game(name)
+    save_model(tiny_model(0, rules=game), f'runs/{name}/model/best.h5', sims=sims)
+    export(f'runs/{name}/model/best.h5', game=game)
+
+
+def test_the_page_speaks_japanese_and_english_and_shows_coordinates(tiny_best, workdir):
+    from export import export
+    export('model/best.h5')
+    result, _ = browse(workdir, 'languages', '--sims', '4')
+    assert 'Japanese, then English kept; coordinates abc 123' in result.stdout
+    keep_screenshot(workdir / 'languages-ja.png', 'tictactoe-ja.png')
+
+
+def test_one_server_serves_every_game_and_the_page_picks_them(tiny_best, workdir):
+    from export import export
+    export('model/best.h5')
+    for name in GAMES:
+        if name != 'tictactoe':
+            tiny_exported_model(name, 2)
+    result, log = browse(workdir, 'picker', '--sims', '2')
+    assert f'picked {" ".join(GAMES)}' in result.stdout
+    assert all(f'GET /model/{name}.onnx' in log for name in GAMES)
+
+
+def test_a_game_is_saved_as_text_and_loaded_again(workdir):
+    tiny_exported_model('othello8', 2)
+    result, _ = browse(workdir, 'record', '--game', 'othello8')
+    assert re.search(r'saved and loaded ([a-h][1-8]){6,}; refused: "z9" is not a legal move after 1 moves', result.stdout)
+
+
+def test_a_finished_game_is_reviewed_move_by_move(tiny_best, workdir):
+    from export import export
+    export('model/best.h5')
+    result, _ = browse(workdir, 'review', '--sims', '8')
+    assert re.search(r"reviewed: Position 0 of 5: the AI's best move [abc][123]", result.stdout)
+    keep_screenshot(workdir / 'review.png', 'tictactoe-review.png')
+
+
+def test_levels_with_their_elo_the_adaptive_level_and_settai_mode(tiny_best, workdir):
+    from dataclasses import asdict
+    from alphazero.play.levels import standard_levels
+    from export import export
+    export('model/best.h5')
+    levels = [asdict(level) for level in standard_levels(8)]
+    for level, (elo, near) in zip(levels, [(50, 'random player'), (300, 'random player'), (500, 'alpha-beta (perfect)'),
+                                           (520, 'alpha-beta (perfect)')]):
+        level.update(elo=elo, near=near, near_difference=elo - {'random player': 0, 'alpha-beta (perfect)': 510}[near])
+    (workdir / 'model' / 'model.json').write_text(json.dumps({'game': 'tictactoe', 'levels': {'levels': levels}}))
+    result, _ = browse(workdir, 'levels', '--sims', '8')
+    assert re.search(r'levels 4; Your rating: \d+ \(1 games\); settai answered', result.stdout)
+
+
+def test_othello_on_a_phone_sized_screen(workdir):
+    tiny_exported_model('othello8', 8)
+    result, _ = browse(workdir, 'othello', '--game', 'othello8')
+    assert re.search(r'played to \d+ discs \(\d+-\d+\); the board is \d+ px wide', result.stdout)
+
+
+def test_a_whole_point_othello_game_in_the_browser(workdir):
+    tiny_exported_model('pointothello', 4)
+    result, _ = browse(workdir, 'points', '--game', 'pointothello')
+    assert re.search(r'played \d+ moves: (You win|You lose|Draw) \(-?\d+ to -?\d+\)', result.stdout)
+
+
+def test_a_whole_shogi_game_in_the_browser(workdir):
+    tiny_exported_model('shogi', 4)
+    result, _ = browse(workdir, 'shogi', '--game', 'shogi')
+    assert re.search(r'played \d+ moves \(\d+ drops\): (You win|You lose|Draw)', result.stdout)
+
+
+def test_a_missing_model_is_explained_on_the_page_and_in_the_log(workdir):
+    result, log = browse(workdir, 'error', '--game', 'othello6', '--model', 'gone.onnx')
+    assert 'gone.onnx not found' in result.stdout
+    assert 'error: gone.onnx not found' in log
+
+
+def test_a_model_of_another_game_is_refused(tiny_best, workdir):
+    from export import export
+    export('model/best.h5')
+    from play_web import model_problem
+    assert model_problem('model/best.onnx', load_game('tictactoe')) is None
+    problem = model_problem('model/best.onnx', load_game('othello6'))
+    assert problem.startswith('model/best.onnx takes input (3, 3, 2), but othello6 needs (6, 6, 2)')

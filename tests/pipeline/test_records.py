@@ -1,0 +1,168 @@
+"""Othello records: WTHOR and transcripts in and out, bad files, engine records and supervised training."""
+import math
+import random
+import re
+import shutil
+import struct
+
+import numpy as np
+import pytest
+
+from alphazero.game.registry import load_game
+from alphazero.records.othello import WTB_GAME, WTB_HEADER, write_transcripts, write_wtb
+from alphazero.records.common import RecordError, replay
+from alphazero.records.read import read_records
+from conftest import need
+from test_pipeline import run_script
+
+othello8 = load_game('othello8')
+
+
+def random_records(count, seed=0, choose=None, random_moves=60):
+    """The moves (no passes) of `count` games: `random_moves` random ones, then `choose(state)`'s."""
+    rng = random.Random(seed)
+    games = []
+    for _ in range(count):
+        state, moves = othello8.State(), []
+        while not state.is_done():
+            action = rng.choice(state.legal_actions()) if len(moves) < random_moves else choose(state)
+            if action != othello8.PASS:
+                moves.append(action)
+            state = state.next(action)
+        games.append(moves)
+    return games
+
+
+@pytest.mark.parametrize('extension', ['wtb', 'txt'])
+def test_records_round_trip(workdir, extension):
+    games = random_records(30)
+    (write_wtb if extension == 'wtb' else write_transcripts)(f'games.{extension}', games, othello8)
+    assert read_records(f'games.{extension}', othello8) == (games, [])
+
+
+def test_wthor_layout_matches_the_published_format(workdir):
+    # f5 is 10 x row 5 + column 6 = 56 (a1 = 11); black's final disc count is in byte 6 of the game
+    game = random_records(1, seed=3)[0]
+    write_wtb('one.wtb', [game], othello8)
+    data = open('one.wtb', 'rb').read()
+    assert len(data) == 16 + 68
+    header = WTB_HEADER.unpack_from(data)
+    assert header[4] == 1 and header[7] == 8   # one game, an 8x8 board
+    fields = WTB_GAME.unpack_from(data, 16)
+    write_transcripts('one.txt', [game], othello8)
+    names = re.findall('..', open('one.txt').read().strip())
+    assert [10 * int(row) + 'abcdefgh'.index(column) + 1 for column, row in names] == list(fields[-1][:len(game)])
+    assert not any(fields[-1][len(game):])
+    _, final = replay(othello8, game)
+    black = final.pieces if final.is_first_player() else final.enemy_pieces
+    assert fields[3] == black.bit_count()
+
+
+def test_a_csv_with_a_transcript_column_is_read(workdir):
+    games = random_records(3, seed=1)
+    write_transcripts('games.txt', games, othello8)
+    rows = open('games.txt').read().split()
+    with open('games.csv', 'w') as f:
+        f.write('eOthello_game_id,winner,transcript\n' + ''.join(f'{i},1,{t}\n' for i, t in enumerate(rows)))
+    assert read_records('games.csv', othello8) == (games, [])
+    with open('other.csv', 'w') as f:
+        f.write('id,moves\n1,f5d6\n')
+    with pytest.raises(RecordError, match='no "transcript" column'):
+        read_records('other.csv', othello8)
+
+
+def test_bad_games_are_reported_by_file_and_game_and_skipped(workdir):
+    games = random_records(3, seed=2)
+    write_transcripts('games.txt', games, othello8)
+    lines = open('games.txt').read().split()
+    lines[1] = lines[1][:10] + 'a1' + lines[1][12:]      # an illegal move in the second game
+    with open('games.txt', 'w') as f:
+        f.write('\n'.join(['# made by hand', lines[0], lines[1], '4433221', lines[2]]) + '\n')
+    found, problems = read_records('games.txt', othello8)
+    assert found == [games[0], games[2]]
+    assert problems[0] == 'games.txt:3: move 6 (a1) is illegal; game skipped'
+    assert problems[1].startswith("games.txt:4: '443' at character 1 is not a square")
+
+    # A truncated WTHOR file keeps its whole games; a short or foreign header is an error
+    write_wtb('games.wtb', games, othello8)
+    data = open('games.wtb', 'rb').read()
+    open('cut.wtb', 'wb').write(data[:16 + 68 * 2 + 30])
+    assert read_records('cut.wtb', othello8) == (games[:2], ['cut.wtb: truncated: the header says 3 games, the file holds 2'])
+    open('short.wtb', 'wb').write(data[:5])
+    with pytest.raises(RecordError, match='shorter than the 16-byte WTHOR header'):
+        read_records('short.wtb', othello8)
+    open('ten.wtb', 'wb').write(data[:12] + struct.pack('B', 10) + data[13:])
+    with pytest.raises(RecordError, match='10x10 board'):
+        read_records('ten.wtb', othello8)
+    open('empty.txt', 'w').close()
+    assert read_records('empty.txt', othello8) == ([], ['empty.txt: no games in the file'])
+
+
+def test_train_records_refuses_bad_input_in_one_line(workdir):
+    open('empty.txt', 'w').close()
+    for args, message in ((['empty.txt'], 'error: no readable othello8 game in empty.txt'),
+                          (['missing.wtb'], 'error: missing.wtb: no such file'),
+                          (['empty.txt', '--validation', '1'], 'error: argument --validation: 1 is out of range')):
+        result = run_script('train_records.py', *args, cwd=workdir, timeout=120)
+        assert result.returncode == 2 and result.stderr.strip().splitlines()[-1].startswith(message), result.stderr
+
+
+def test_supervised_training_learns_the_moves_of_a_player(workdir, capsys):
+    # A player who always turns over the most discs: the 8-plane encoding shows that count, so a
+    # tiny network can learn it; the validation games measure how well
+    planes_game = load_game('othello8planes')
+
+    def greedy(state):
+        flips = planes_game.State(state.pieces, state.enemy_pieces, state.depth).planes()[..., 4].reshape(-1)
+        return int(np.argmax(flips)) if flips.max() > 0 else othello8.PASS
+    # Greedy games are all alike: 6 random moves first make them differ
+    write_transcripts('greedy.txt', random_records(60, seed=7, choose=greedy, random_moves=6), othello8)
+
+    from train_records import train_records
+    network = {'network': 'resnet', 'filters': 16, 'residual_num': 1, 'width': 64, 'layer_count': 0, 'heads': 4}
+    records = train_records(planes_game, ['greedy.txt'], network, epochs=10, batch_size=32, validation=0.2, seed=0)
+    assert records[-1]['train_loss'] < 0.8 * records[0]['train_loss']
+    assert records[-1]['policy_accuracy'] > max(0.4, records[0]['policy_accuracy'])
+    assert (workdir / 'runs' / 'othello8planes' / 'model' / 'best.onnx').exists()
+    assert (workdir / 'runs' / 'othello8planes' / 'model' / 'chart_records.png').exists()
+    # The progress bar counts every batch of every epoch, and no more
+    out, err = capsys.readouterr()
+    positions = int(re.search(r'training games \((\d+) positions\)', out).group(1))
+    total = 10 * math.ceil(positions / 32)
+    assert f'{total}/{total} [' in err
+
+
+def test_the_validation_games_depend_only_on_the_games():
+    """Every run, network and file order holds out the same games, so their figures compare."""
+    from train_records import is_validation_game
+    games = random_records(300, seed=3)
+    held = [is_validation_game(moves, 0.1) for moves in games]
+    assert 15 <= sum(held) <= 45
+    assert [is_validation_game(moves, 0.1) for moves in reversed(games)] == held[::-1]
+    assert sum(is_validation_game(moves, 0.5) for moves in games) > 2 * sum(held)
+
+
+def test_value_accuracy_asks_whether_the_sign_names_the_winner():
+    from train_records import measure
+    policy = np.eye(65, dtype=np.float32)[[0, 1, 2, 3]]
+
+    def model_saying(values):
+        class Model:
+            def predict(self, position, batch_size, verbose):
+                return policy, np.array(values, np.float32).reshape(-1, 1)
+        return Model()
+    result = np.array([1, -1, 1, 0], np.float32)   # the draw does not count
+    assert measure(model_saying([0.2, -0.1, -0.3, 0.0]), None, policy, result)['value_accuracy'] == 2 / 3
+    assert measure(model_saying([0.9, -0.9, 0.1, 0.5]), None, policy, result)['value_accuracy'] == 1
+
+
+def test_make_records_with_gtp_rhino(workdir):
+    rhino = shutil.which('gtp-rhino') or '/usr/games/gtp-rhino'
+    need(shutil.os.path.exists(rhino), 'gtp-rhino', 'apt-get install grhino')
+    result = run_script('make_records.py', '--engine', f'{rhino} -l 1 -r 2', '--engine', f'{rhino} -l 1',
+                        '--games', '6', '--seed', '1', '--out', 'made', cwd=workdir, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    from_text, problems = read_records('made.txt', othello8)
+    assert problems == [] and len(from_text) == 6 and read_records('made.wtb', othello8) == (from_text, [])
+    assert all(len(moves) >= 40 for moves in from_text)
+    assert 'wrote 6 games to made.txt and made.wtb' in result.stderr

@@ -1,0 +1,104 @@
+"""Self-play on Ray workers: optional, reproducible, and a dead worker loses no game."""
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+from alphazero.network.model_file import save_model
+from alphazero.game.registry import load_game
+from alphazero.game.paths import model_path
+from conftest import REPO, need, tiny_model
+from self_play import self_play_settings
+
+connect4 = load_game('connect4')
+SETTINGS = self_play_settings(60, dirichlet_alpha=0.3, opening_moves=2)
+
+
+def test_without_the_flag_ray_is_never_imported(tmp_path):
+    code = ('import sys, self_play, train_cycle, evaluate_best_player, evaluate_network; '
+            'self_play.worker_pool(self_play.parse_args([])); '
+            'print("ray" in sys.modules)')
+    result = subprocess.run([sys.executable, '-c', code], cwd=tmp_path, capture_output=True, text=True,
+                            env={'PYTHONPATH': REPO, 'PATH': '/usr/bin:/bin'}, timeout=120)
+    assert result.stdout.strip() == 'False', result.stderr[-2000:]
+
+
+def need_ray():
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        need(False, 'Ray', 'WITH_RAY=1 bash setup.sh installs it')
+
+
+@pytest.fixture(scope='module')
+def onnx_model(tmp_path_factory):
+    need_ray()
+    from export import export
+    directory = tmp_path_factory.mktemp('model')
+    save_model(tiny_model(0, rules=connect4), str(directory / 'best.h5'))
+    export(str(directory / 'best.h5'), game=connect4)
+    return str(directory / 'best.onnx')
+
+
+@pytest.fixture(scope='module')
+def pool(onnx_model):
+    from alphazero.play.workers import WorkerPool
+    with WorkerPool(2) as workers:
+        yield workers
+
+
+def test_the_same_seed_and_workers_play_the_same_games(pool, onnx_model):
+    first, counts = pool.self_play(connect4, onnx_model, 6, SETTINGS, seed=5)
+    again, _ = pool.self_play(connect4, onnx_model, 6, SETTINGS, seed=5)
+    other, _ = pool.self_play(connect4, onnx_model, 6, SETTINGS, seed=6)
+    assert all(np.array_equal(a, b) for a, b in zip(first, again))
+    assert not np.array_equal(first[1], other[1])
+    assert len(first[2]) > 6 * 5 and counts['evaluations'] > 0
+
+
+def test_a_worker_killed_mid_stage_has_its_games_replayed_by_another(onnx_model):
+    from alphazero.play.workers import WorkerPool
+    settings = dict(SETTINGS, sims=300)
+    with WorkerPool(2) as workers:
+        expected, _ = workers.self_play(connect4, onnx_model, 8, settings, seed=7)
+        pid = workers.ray.get(workers.actors[0].pid.remote())
+        # One second into the stage, the first worker's process is killed
+        killer = threading.Timer(1.0, lambda: subprocess.run(['kill', '-9', str(pid)]))
+        killer.start()
+        got, _ = workers.self_play(connect4, onnx_model, 8, settings, seed=7)
+        killer.join()
+        assert len(workers.actors) == 1   # the dead worker was noticed in the stage, not before it
+    # Its games were played again with the same seed: none lost, none twice
+    assert all(np.array_equal(a, b) for a, b in zip(expected, got))
+
+
+def test_self_play_script_with_workers_writes_a_history_file(workdir):
+    need_ray()
+    save_model(tiny_model(0, rules=connect4), model_path(connect4, 'best.h5'))
+    from test_pipeline import run_script
+    result = run_script('self_play.py', '--game', 'connect4', '--games', '4', '--sims', '5', '--workers', '2', '--seed', '1',
+                        cwd=workdir, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert 'from 4 games' in result.stdout and (workdir / 'runs' / 'connect4' / 'model' / 'best.onnx').exists()
+
+
+def test_evaluations_on_workers_score_as_in_one_process(workdir, monkeypatch):
+    need_ray()
+    import evaluate_best_player as stage
+    from alphazero.play.workers import WorkerPool
+    from evaluate_best_player import evaluate_best_player
+    from evaluate_network import evaluate_network
+    save_model(tiny_model(0, rules=connect4), model_path(connect4, 'best.h5'), sims=4)
+    save_model(tiny_model(1, rules=connect4), model_path(connect4, 'latest.h5'), sims=4)
+    with WorkerPool(2) as workers:
+        better, average = evaluate_network(connect4, 6, 4, temperature=1.0, seed=3, update=False, pool=workers)
+        again = evaluate_network(connect4, 6, 4, temperature=1.0, seed=3, update=False, pool=workers)
+        # Every game on the workers: the learner does not load the network itself
+        monkeypatch.setattr(stage, 'mcts_player', lambda *args: pytest.fail('the network was loaded locally'))
+        scores = evaluate_best_player(connect4, 4, 4, seed=3, exact=False, opening=2, pool=workers)
+    assert 0 <= average <= 1 and again == (better, average)          # reproducible with the seed
+    assert (workdir / 'runs' / 'connect4' / 'model' / 'latest.onnx').exists()
+    assert set(scores) == set(connect4.opponents()) and all(s['games'] == 4 for s in scores.values())
+    assert scores['VS_Random']['all'] >= 0

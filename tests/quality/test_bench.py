@@ -1,0 +1,24 @@
+"""The benchmarks measure what the stage scripts run: each game's recipe (config/NAME.py), not a
+copy of it that could drift."""
+import os
+import runpy
+
+from alphazero.game.registry import load_game
+from conftest import REPO
+
+
+def bench(name):
+    return runpy.run_path(os.path.join(REPO, 'bench', f'{name}.py'))
+
+
+def test_bench_games_times_the_network_of_the_games_recipe():
+    rate, network = bench('bench_games')['network_rate'](load_game('connect4'), 1)
+    assert network == 'resnet: 5 blocks, 64 filters'  # config/connect4.py
+    assert rate > 0
+
+
+def test_bench_workers_plays_with_the_games_self_play_settings():
+    settings = bench('bench_workers')['settings_of'](load_game('connect4'))
+    # config/connect4.py: search, exploration
+    assert (settings['sims'], settings['dirichlet_alpha'], settings['opening_moves'], settings['greedy_after'],
+            settings['q_ratio']) == (16, 0, 2, 10, 0.5)

@@ -1,0 +1,134 @@
+"""PV-MCTS: the book's single-game search and the batched engine, with real (tiny) networks."""
+import numpy as np
+import pytest
+
+from alphazero.search.evaluator import Evaluator
+from alphazero.search.search import search
+from alphazero.game.registry import load_game, sample_positions
+from alphazero.network.runtimes import KerasNetwork
+from conftest import tiny_model
+import game
+from game import State
+from pv_mcts import Node, boltzman, pv_mcts_action, pv_mcts_scores, pv_mcts_visits, visits_to_scores
+from test_tictactoe import state_from
+
+
+@pytest.fixture(scope='module')
+def networks():
+    return [KerasNetwork(tiny_model(seed)) for seed in (0, 1)]
+
+
+@pytest.mark.parametrize('evaluate_count', [1, 2, 17, 50, 120])
+def test_batched_search_returns_the_reference_visit_counts(networks, evaluate_count):
+    positions = sample_positions(game, 40, seed=evaluate_count)
+    for network in networks:
+        for cache in (False, True):
+            batched = search(Evaluator(network, cache), positions, evaluate_count)
+            for state, counts in zip(positions, batched):
+                reference = pv_mcts_visits(network, state, evaluate_count)
+                assert list(counts[state.legal_actions()]) == reference
+                assert counts.sum() == max(evaluate_count - 1, 0)  # the first evaluation expands the root
+                illegal = np.setdiff1d(np.arange(9), state.legal_actions())
+                assert not counts[illegal].any()
+
+
+def test_cache_saves_network_evaluations_without_changing_the_search(networks):
+    positions = sample_positions(game, 30, seed=3)
+    plain, cached = Evaluator(networks[0], cache=False), Evaluator(networks[0], cache=True)
+    np.testing.assert_array_equal(search(plain, positions, 60), search(cached, positions, 60))
+    assert plain.evaluations == plain.lookups
+    # Each distinct position reaches the network once
+    assert cached.evaluations == len(cached.cache) < plain.evaluations
+    assert cached.hit_rate == pytest.approx(1 - cached.evaluations / cached.lookups) and cached.hit_rate > 0
+    assert cached.lookups == plain.lookups
+
+
+def test_a_full_cache_starts_again_without_changing_the_search(networks, monkeypatch):
+    import alphazero.search.evaluator as evaluator
+    monkeypatch.setattr(evaluator, 'CACHE_BYTES', 20 * (9 * 4 + evaluator.CACHE_OVERHEAD))
+    positions = sample_positions(game, 30, seed=3)
+    plain, small = Evaluator(networks[0], cache=False), Evaluator(networks[0], cache=True)
+    np.testing.assert_array_equal(search(plain, positions, 60), search(small, positions, 60))
+    assert small.cache_entries == 20 and len(small.cache) <= 20 and small.evaluations > small.cache_entries
+
+
+@pytest.mark.parametrize('mine, theirs, expected', [
+    ([0, 1], [3, 4], 2),        # take the win on the top row
+    ([6, 7], [0, 4], 8),        # take the win on the bottom row
+    ([0, 8], [3, 4], 5),        # block the middle row
+    ([1, 8], [2, 4], 6),        # block the diagonal
+])
+def test_search_takes_a_win_and_blocks_a_loss(networks, mine, theirs, expected):
+    state = state_from(mine, theirs)
+    for network in networks:
+        assert pv_mcts_action(network, 0, evaluate_count=400)(state) == expected
+        counts = search(Evaluator(network), [state], 400)[0]
+        assert counts.argmax() == expected
+
+
+def test_scores_follow_the_temperature(networks):
+    state = State()
+    visits = pv_mcts_visits(networks[0], state, 50)
+    greedy = pv_mcts_scores(networks[0], state, 0)
+    assert greedy.sum() == 1 and greedy[int(np.argmax(visits))] == 1
+    np.testing.assert_allclose(pv_mcts_scores(networks[0], state, 1.0), np.array(visits) / sum(visits))
+    np.testing.assert_allclose(visits_to_scores([1, 3], 0.5), [0.1, 0.9])
+    np.testing.assert_allclose(boltzman([2, 2, 4], 1.0), [0.25, 0.25, 0.5])
+
+
+def test_the_books_call_returns_a_legal_action():
+    # pv_mcts_action(load_model(...), 0.0)(State()) works on a plain Keras model
+    model = tiny_model(2)
+    action = pv_mcts_action(model, 0.0)(State())
+    assert action in State().legal_actions()
+
+
+# ----- the other games: the same search, whatever the rules -----
+@pytest.mark.parametrize('name', ['connect4', 'othello6', 'othello8'])
+def test_batched_search_equals_the_reference_in_every_game(name):
+    rules = load_game(name)
+    network = KerasNetwork(tiny_model(0, rules=rules))
+    positions = sample_positions(rules, 70, seed=7)  # whole random games, up to their last moves
+    for cache in (False, True):
+        batched = search(Evaluator(network, cache), positions, 30)
+        for state, counts in zip(positions, batched):
+            assert list(counts[state.legal_actions()]) == pv_mcts_visits(network, state, 30)
+
+
+def test_a_finished_othello_game_is_scored_from_the_side_to_move():
+    # An Othello game can end with the side to move ahead: a win for it (+1). The book's search
+    # scored every finished game that was not lost as a draw (0).
+    rules = load_game('othello6')
+    network = KerasNetwork(tiny_model(0, rules=rules))
+    rng = np.random.default_rng(8)
+    seen = set()
+    while seen != {-1.0, 1.0}:
+        state = rules.State()
+        while not state.is_done():
+            state = state.next(int(rng.choice(state.legal_actions())))
+        mine, theirs = state.piece_count(state.pieces), state.piece_count(state.enemy_pieces)
+        if mine != theirs:
+            value = Node(state, 1.0).evaluate(network)
+            assert value == (1.0 if mine > theirs else -1.0)
+            seen.add(value)
+
+
+def test_greedy_after_plays_the_most_visited_move_and_keeps_the_visit_distribution(networks):
+    from alphazero.play.loop import LiveGame
+    from alphazero.play.players import MctsPlayer
+    positions = sample_positions(game, 40, seed=5)
+    evaluator = Evaluator(networks[0])
+    visits = search(evaluator, positions, 30)
+    player = MctsPlayer(evaluator, 30, 1.0, np.random.default_rng(0), greedy_after=3)
+    plies = [2] * 20 + [3] * 20
+    games = [LiveGame(i, state, moves=[0] * ply) for i, (state, ply) in enumerate(zip(positions, plies))]
+    sampled_other = 0
+    for ply, state, counts, (action, searched) in zip(plies, positions, visits, player.choose(positions, games)):
+        legal = state.legal_actions()
+        np.testing.assert_allclose(searched.policy[legal], counts[legal] / counts[legal].sum(), rtol=1e-6)
+        most_visited = legal[int(np.argmax(counts[legal]))]
+        if ply >= 3:
+            assert action == most_visited
+        else:
+            sampled_other += action != most_visited
+    assert sampled_other > 0  # before ply 3 it samples at the temperature
