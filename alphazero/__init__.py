@@ -12,6 +12,8 @@
 """
 import os
 
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the folder of the stage scripts
+
 # TensorFlow prints pages of C++ notices at import; keep warnings and errors only. Set here, before
 # anything of the package can import it.
 os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')

@@ -10,10 +10,11 @@ import os
 import runpy
 import sys
 
+from alphazero import REPO
 from alphazero.errors import UserError
 from alphazero.game.registry import GAMES
 
-CONFIG_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'config')
+CONFIG_DIR = os.path.join(REPO, 'config')
 
 
 # The purposes of a recipe and the settings each may hold (each one a flag of train_cycle.py)

@@ -3,6 +3,7 @@ others, and the shipped models under pretrained/NAME/."""
 import os
 import sys
 
+from alphazero import REPO
 from alphazero.game.registry import DEFAULT_GAME
 
 
@@ -25,7 +26,7 @@ def model_path(game, name):
 
 
 # Trained models shipped with the code, one folder per game; training never writes there
-PRETRAINED_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'pretrained')
+PRETRAINED_DIR = os.path.join(REPO, 'pretrained')
 
 
 def pretrained_path(game, name):

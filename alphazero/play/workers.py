@@ -17,6 +17,7 @@ import random
 
 import numpy as np
 
+from alphazero import REPO
 from alphazero.errors import UserError
 from alphazero.game.registry import load_game
 from alphazero.limits import MAX_WORKERS, whole_number
@@ -27,11 +28,10 @@ from alphazero.play.self_play_games import play_self_play
 from alphazero.search.evaluator import Evaluator
 from alphazero.search.search import SearchOptions
 
-# The code the workers run: the project folder, sent by Ray to every machine (without data and tools)
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-NOT_SENT = ['node_modules', 'runs', 'model', 'data', 'records', 'pretrained', 'docs', 'tests', 'web', 'bench']  # and .git, .venv
+# The code the workers run: the project folder, sent by Ray to every machine (without data and tools).
+# Ray reads these as .gitignore patterns: the leading / keeps alphazero/data and alphazero/records in
+NOT_SENT = ['/' + name for name in ('node_modules', 'runs', 'model', 'data', 'records', 'pretrained', 'docs', 'tests',
+                                    'web', 'bench')]  # and .git, .venv
 
 
 def add_worker_flags(parser):

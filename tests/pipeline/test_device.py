@@ -49,7 +49,7 @@ def run_script_without(package, backend, script, *argv, cwd):
 
 def test_a_gpu_session_that_fell_back_to_the_cpu_is_refused(monkeypatch):
     # onnxruntime without CUDA (or with CUDA's libraries missing) quietly runs a CUDA session on the CPU
-    monkeypatch.setattr(inference, 'device', 'gpu')
+    monkeypatch.setattr(runtimes, 'device', 'gpu')
     with pytest.raises(UserError, match='--device gpu: onnxruntime could not start CUDAExecutionProvider'):
         runtimes.OnnxNetwork(pretrained_path(load_game('othello8'), 'best.onnx'))
 

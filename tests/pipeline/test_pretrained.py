@@ -57,7 +57,7 @@ def test_the_book_api_example_of_the_docs_plays_the_shipped_othello_model(workdi
     import subprocess
     import sys
     readme = open(os.path.join(REPO, 'docs', 'book.md')).read()
-    example = re.search(r"```python\n(from alphazero\.files import load_model\n.*?)```", readme, re.S).group(1)
+    example = re.search(r"```python\n(from alphazero\.game\.paths import playing_model_path\n.*?)```", readme, re.S).group(1)
     result = subprocess.run([sys.executable, '-c', example], cwd=workdir, capture_output=True, text=True, timeout=300,
                             env=dict(os.environ, PYTHONPATH=REPO))
     assert result.returncode == 0, result.stderr[-2000:]
