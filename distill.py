@@ -19,31 +19,35 @@ import tempfile
 import numpy as np
 from tqdm import tqdm
 
-from alphazero.search.evaluator import Evaluator
+from alphazero.cli.flags import add_settings_flags, settings_of
 from alphazero.cli.run import ArgumentParser, run
-from alphazero.errors import UserError
-from alphazero.network.keras_setup import quiet_keras
-from alphazero.network.model_file import save_model
-from alphazero.files import write_json
-from alphazero.cli.flags import (add_exploration_flags, add_network_flags, add_opening_flag, add_play_flag, add_search_option_flags, check_network_flags, network_arguments, search_options)
-from alphazero.game.registry import add_game_flag, game_flag, load_game
-from alphazero.game.paths import model_path
-from alphazero.network.runtimes import OnnxNetwork, evaluation_rate
-from alphazero.network.load import load_network
-from alphazero.limits import (MAX_GAMES, MAX_SIMS, check_network, check_self_play, file_path, seed, whole_number)
-from alphazero.play.players import MctsPlayer
-from alphazero.play.elo import match_summary
-from alphazero.play.openings import paired_openings
-from alphazero.play.matches import play_match
-from alphazero.play.self_play_games import play_self_play
-from alphazero.network.onnx_export import export
 from alphazero.cli.settings import parse_game_args
 from alphazero.data.training import compile_model, epoch_batches, train_epoch
-from dual_network import DN_HEADS, DN_LAYERS, DN_NETWORK, DN_WIDTH, build_network, describe_network
-from evaluate_best_player import EP_OPENING
-from pv_mcts import PV_EVALUATE_COUNT
-from self_play import (SP_DIRICHLET_ALPHA, SP_DIRICHLET_WEIGHT, SP_GREEDY_AFTER, SP_PARALLEL, SP_RANDOM_OPENING,
-                       self_play_settings_of_flags)
+from alphazero.errors import UserError
+from alphazero.files import write_json
+from alphazero.game.paths import model_path
+from alphazero.game.registry import add_game_flag, game_flag, load_game
+from alphazero.limits import MAX_GAMES, check_network, check_self_play, file_path, seed, whole_number
+from alphazero.network.keras_setup import quiet_keras
+from alphazero.network.load import load_network
+from alphazero.network.model_file import save_model
+from alphazero.network.onnx_export import export
+from alphazero.network.runtimes import OnnxNetwork, evaluation_rate
+from alphazero.play.elo import match_summary
+from alphazero.play.matches import play_match
+from alphazero.play.openings import paired_openings
+from alphazero.play.players import MctsPlayer
+from alphazero.play.self_play_games import play_self_play
+from alphazero.search.evaluator import Evaluator
+from alphazero.settings import (
+    EvaluationSettings,
+    ExplorationSettings,
+    NetworkSettings,
+    PlaySettings,
+    SearchSettings,
+    SelfPlaySettings,
+)
+from dual_network import build_network, describe_network
 from train_network import RN_BATCH_SIZE
 
 # Parameters
@@ -51,19 +55,19 @@ DS_GAME_COUNT = 500       # teacher self-play games
 DS_EPOCHS = 10            # passes over the teacher's positions
 DS_HELD_OUT = 0.1         # share of the games kept to measure the student's agreement with the teacher
 DS_MATCH_GAMES = 40       # student vs teacher games at equal simulations (duplicate pairs where dealt)
-DS_NETWORK = DN_NETWORK        # the student's network unless the game's recipe or --network says otherwise
+DS_NETWORK = NetworkSettings.network  # the student's network unless the game's recipe or --network says otherwise
 DS_FILTERS, DS_BLOCKS = 32, 2  # the student's size unless --filters and --blocks say otherwise
 SPEED_BATCH = 128         # positions per network call when timing the two networks
 SPEED_SECONDS = 3.0       # and how long each is timed
 
 
 # The student learns the teacher's distributions and the results, each position in a random symmetry
-def train_student(game, network, data, epochs, batch_size, rng, seed=None):
+def train_student(game, network, data, epochs, batch_size, rng, seed=None):  # network: NetworkSettings
     quiet_keras()
     import keras
     if seed is not None:
         keras.utils.set_random_seed(seed)
-    model = build_network(game, **network)
+    model = build_network(game, network)
     compile_model(model)
     with tqdm(total=epochs * epoch_batches(data, batch_size), desc=f'train the student ({epochs} epochs)',
               unit='batch') as bar:
@@ -84,22 +88,21 @@ def parse_args(argv=None):
                                         'student) from the teacher\'s self-play games.')
     add_game_flag(parser)
     parser.add_argument('--teacher', required=True, type=file_path, help='the teacher model (.h5 or .onnx)')
-    parser.add_argument('--games', type=whole_number(1, MAX_GAMES), default=DS_GAME_COUNT, help='teacher self-play games (default: %(default)s)')
-    parser.add_argument('--sims', type=whole_number(1, MAX_SIMS), default=PV_EVALUATE_COUNT, help='the teacher\'s simulations per move (default: %(default)s)')
+    add_settings_flags(parser, SelfPlaySettings, only=('games',), games=DS_GAME_COUNT)
+    add_settings_flags(parser, SearchSettings)
     parser.add_argument('--epochs', type=whole_number(1), default=DS_EPOCHS, help='passes over the teacher\'s positions (default: %(default)s)')
     parser.add_argument('--match-games', type=whole_number(0, MAX_GAMES), default=DS_MATCH_GAMES,
                         help='student vs teacher games at equal simulations (default: %(default)s)')
-    add_opening_flag(parser, EP_OPENING)
+    add_settings_flags(parser, EvaluationSettings, only=('opening',))
     parser.add_argument('--seed', type=seed, help='random seed of the games, the split and the student')
-    add_search_option_flags(parser)
-    add_exploration_flags(parser, SP_DIRICHLET_ALPHA, SP_RANDOM_OPENING, SP_GREEDY_AFTER, SP_DIRICHLET_WEIGHT)
-    add_network_flags(parser, DS_NETWORK, DS_FILTERS, DS_BLOCKS, DN_WIDTH, DN_LAYERS, DN_HEADS)
-    add_play_flag(parser)
+    add_settings_flags(parser, ExplorationSettings)
+    add_settings_flags(parser, NetworkSettings, only=('network', 'filters', 'blocks', 'width', 'layers', 'heads'),
+                       network=DS_NETWORK, filters=DS_FILTERS, blocks=DS_BLOCKS)
+    add_settings_flags(parser, PlaySettings)
     args = parse_game_args(parser, argv, ('search', 'exploration', 'student', 'play'))
-    check_network_flags(args)
     game = load_game(args.game)
-    check_network(game, args)
-    check_self_play(game, args.games, args.sims, SP_PARALLEL)
+    check_network(game, settings_of(NetworkSettings, args))
+    check_self_play(game, args.games, args.sims, SelfPlaySettings.parallel)
     # Said before the teacher plays: the match searches only what a player sees, as every match does
     if args.match_games and args.gumbel and game.determinize is not None:
         raise UserError(f'--gumbel: {game.NAME} hides part of the position, and the student-vs-teacher match '
@@ -120,14 +123,17 @@ def main():
 
     # The teacher's games, split by game: most to learn from, some to measure agreement on
     # (the teacher plays as in self-play: temperature 1, the game's search and exploration settings)
-    settings = self_play_settings_of_flags(args)
+    plays, search = settings_of(SelfPlaySettings, args), settings_of(SearchSettings, args)
+    exploration = settings_of(ExplorationSettings, args)
     held_out = max(1, round(DS_HELD_OUT * args.games)) if args.games > 1 else 0
     with tqdm(total=args.games, desc='teacher self-play', unit='game') as progress:
-        measure = play_self_play(game, teacher, held_out, settings, rng, progress)[0] if held_out else None
-        learn, _ = play_self_play(game, teacher, args.games - held_out, settings, rng, progress)
+        measure = (play_self_play(game, teacher, dataclasses.replace(plays, games=held_out), search, exploration, rng,
+                                  progress)[0] if held_out else None)
+        learn, _ = play_self_play(game, teacher, dataclasses.replace(plays, games=args.games - held_out), search,
+                                  exploration, rng, progress)
 
     # The student, from scratch
-    network = network_arguments(args)
+    network = settings_of(NetworkSettings, args)
     model = train_student(game, network, learn, args.epochs, RN_BATCH_SIZE, rng, args.seed)
     student_path = model_path(game, 'student.h5')
     save_model(model, student_path, args.play_sims or args.sims)
@@ -136,8 +142,9 @@ def main():
 
     # How it measures against its teacher
     report = {'game': game.NAME, 'teacher': args.teacher, 'teacher_games': args.games, 'sims': args.sims,
-              'teacher_self_play': {**settings, 'options': dataclasses.asdict(settings['options'])},
-              'epochs': args.epochs, 'opening': args.opening, 'student': describe_network(**network),
+              'teacher_self_play': {name: dataclasses.asdict(settings) for name, settings in
+                                    (('self_play', plays), ('search', search), ('exploration', exploration))},
+              'epochs': args.epochs, 'opening': args.opening, 'student': describe_network(network),
               'parameters': model.count_params(), 'positions_learned': len(learn[2])}
     if measure:
         report['agreement'] = agreement(student, measure[0], measure[1])
@@ -148,9 +155,8 @@ def main():
                                       'student': evaluation_rate(student, learn[0][:SPEED_BATCH], SPEED_SECONDS)}
     if args.match_games:
         determinize = game.determinize
-        options = search_options(args)
-        students = MctsPlayer(Evaluator(student), args.sims, 0.0, rng, determinize=determinize, options=options)
-        teachers = MctsPlayer(Evaluator(teacher), args.sims, 0.0, rng, determinize=determinize, options=options)
+        students = MctsPlayer(Evaluator(student), search, 0.0, rng, determinize=determinize)
+        teachers = MctsPlayer(Evaluator(teacher), search, 0.0, rng, determinize=determinize)
         openings = paired_openings(game, args.opening, args.match_games, rng)  # deterministic players: vary the games
         with tqdm(total=args.match_games, desc='student vs teacher', unit='game') as progress:
             report['vs_teacher'] = match_summary(play_match(game, students, teachers, args.match_games, progress,

@@ -28,22 +28,20 @@ from alphazero.errors import UserError
 from alphazero.network.keras_setup import quiet_keras
 from alphazero.data.run_folder import remove_stale_temporaries
 from alphazero.network.model_file import save_model
-from alphazero.cli.flags import add_network_flags, check_network_flags, network_arguments
+from alphazero.cli.flags import add_settings_flags, settings_of
 from alphazero.game.registry import add_game_flag, as_game, load_game
 from alphazero.game.paths import model_path
 from alphazero.limits import check_network
 from alphazero.cli.settings import parse_game_args
+from alphazero.settings import NetworkSettings
 
-# Parameters
-DN_FILTERS = 128        # filters of every convolution (the AlphaZero paper: 256)
-DN_RESIDUAL_NUM = 16    # residual blocks (the paper: 19)
+# Parameters (the book's; with the rest of the network's, they are the defaults of alphazero/settings.py's
+# NetworkSettings)
+DN_FILTERS = NetworkSettings.filters     # filters of every convolution: 128 (the AlphaZero paper: 256)
+DN_RESIDUAL_NUM = NetworkSettings.blocks  # residual blocks: 16 (the paper: 19)
 DN_INPUT_SHAPE = (3, 3, 2)  # tic-tac-toe's input; other games bring their own (game.INPUT_SHAPE)
 DN_OUTPUT_SIZE = 9          # tic-tac-toe's moves; other games bring their own (game.ACTION_COUNT)
 L2_WEIGHT = 0.0005      # weight decay on every kernel
-DN_NETWORK = 'book'     # which network (beyond the book: resnet, transformer)
-DN_WIDTH = 64           # transformer: the width of every token
-DN_LAYERS = 4           # transformer: encoder layers
-DN_HEADS = 4            # transformer: attention heads
 
 
 # A 3x3 convolution without bias (the batch normalisation after it has one)
@@ -169,7 +167,8 @@ def token_embeddings(input, input_shape, tokens, width):
 # numbers per token (a 1x1 convolution over the tokens) and a Dense layer over all of them; 'dense'
 # is the article's baseline, one Dense layer over all the tokens' numbers (and for the value, Dense
 # 256 without bias, batch normalisation, ReLU)
-def build_transformer(input_shape, output_size, width=DN_WIDTH, layer_count=DN_LAYERS, heads=DN_HEADS, tokens=None,
+def build_transformer(input_shape, output_size, width=NetworkSettings.width, layer_count=NetworkSettings.layers,
+                      heads=NetworkSettings.heads, tokens=None,
                       head='conv', margin_head=False):
     import keras
     from keras import layers
@@ -210,30 +209,30 @@ def build_transformer(input_shape, output_size, width=DN_WIDTH, layer_count=DN_L
     return keras.Model(inputs=input, outputs=[p, v, *margin_output(features, margin_head)])
 
 
-# Build the chosen network for a game (not saved)
-def build_network(game, network=DN_NETWORK, filters=DN_FILTERS, residual_num=DN_RESIDUAL_NUM,
-                  width=DN_WIDTH, layer_count=DN_LAYERS, heads=DN_HEADS, margin_head=False):
+# Build the network that `settings` (NetworkSettings) describe for a game (not saved)
+def build_network(game, settings=NetworkSettings()):
     quiet_keras()
-    if margin_head and not game.MARGIN_SCALE:
+    if settings.margin_head and not game.MARGIN_SCALE:
         raise UserError(f'--margin-head: {game.NAME} has no margin to learn (games with one: the Othellos and point-Othello)')
-    if network.startswith('transformer'):
-        return build_transformer(game.INPUT_SHAPE, game.ACTION_COUNT, width, layer_count, heads, game.TOKENS,
-                                 'dense' if network == 'transformer-dense' else 'conv', margin_head)
-    build = build_resnet if network == 'resnet' else build_dual_network
-    return build(game.INPUT_SHAPE, game.ACTION_COUNT, filters, residual_num, margin_head)
+    if settings.network.startswith('transformer'):
+        return build_transformer(game.INPUT_SHAPE, game.ACTION_COUNT, settings.width, settings.layers, settings.heads,
+                                 game.TOKENS, 'dense' if settings.network == 'transformer-dense' else 'conv',
+                                 settings.margin_head)
+    build = build_resnet if settings.network == 'resnet' else build_dual_network
+    return build(game.INPUT_SHAPE, game.ACTION_COUNT, settings.filters, settings.blocks, settings.margin_head)
 
 
 # What a network is, in words
-def describe_network(network, filters, residual_num, width, layer_count, heads, margin_head=False):
-    margin = ', a margin head' if margin_head else ''
-    if network.startswith('transformer'):
-        return f'{network}: {layer_count} layers, width {width}, {heads} heads{margin}'
-    return f'{network}: {residual_num} blocks, {filters} filters{margin}'
+def describe_network(settings):
+    margin = ', a margin head' if settings.margin_head else ''
+    if settings.network.startswith('transformer'):
+        return f'{settings.network}: {settings.layers} layers, width {settings.width}, {settings.heads} heads{margin}'
+    return f'{settings.network}: {settings.blocks} blocks, {settings.filters} filters{margin}'
 
 
 # Create and save the best player's network, unless it exists; returns True when it made one
-def dual_network(game=None, filters=DN_FILTERS, residual_num=DN_RESIDUAL_NUM, network=DN_NETWORK,
-                 width=DN_WIDTH, layer_count=DN_LAYERS, heads=DN_HEADS, margin_head=False):
+# (beyond the book: the network that `settings` describe)
+def dual_network(game=None, settings=NetworkSettings()):
     game = as_game(game)
     path = model_path(game, 'best.h5')
 
@@ -242,7 +241,7 @@ def dual_network(game=None, filters=DN_FILTERS, residual_num=DN_RESIDUAL_NUM, ne
         return False
 
     # Build it for the game's board and moves, and save it
-    save_model(build_network(game, network, filters, residual_num, width, layer_count, heads, margin_head), path)
+    save_model(build_network(game, settings), path)
     return True
 
 
@@ -250,11 +249,9 @@ def parse_args(argv=None):
     parser = ArgumentParser(description="Create the untrained dual network as the first best player "
                                                  "(does nothing when it exists).")
     add_game_flag(parser)
-    add_network_flags(parser, DN_NETWORK, DN_FILTERS, DN_RESIDUAL_NUM, DN_WIDTH, DN_LAYERS, DN_HEADS, margin_head=True)
+    add_settings_flags(parser, NetworkSettings)
     args = parse_game_args(parser, argv, ('network',))
-    check_network_flags(args)
-    game = load_game(args.game)
-    check_network(game, args)
+    check_network(load_game(args.game), settings_of(NetworkSettings, args))
     return args
 
 
@@ -263,8 +260,9 @@ def main():
     game = load_game(args.game)
     remove_stale_temporaries(game)
     path = model_path(game, 'best.h5')
-    if dual_network(game, **network_arguments(args)):
-        print(f'created {path} ({describe_network(**network_arguments(args))})')
+    settings = settings_of(NetworkSettings, args)
+    if dual_network(game, settings):
+        print(f'created {path} ({describe_network(settings)})')
     else:
         print(f'{path} exists; nothing to do (delete it to start over)')
 

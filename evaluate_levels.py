@@ -22,9 +22,10 @@ from alphazero.search.evaluator import Evaluator
 from alphazero.cli.run import ArgumentParser, run
 from alphazero.errors import UserError
 from alphazero.network.model_file import playing_sims
-from alphazero.play.resumable import read_kept, write_kept
+from alphazero.play.resumable import KeptMatches
 from alphazero.files import write_json
-from alphazero.cli.flags import add_engine_flags
+from alphazero.cli.flags import add_engine_flag, add_settings_flags
+from alphazero.settings import EvaluationSettings, SearchSettings
 from alphazero.game.registry import add_game_flag, load_game
 from alphazero.game.paths import playing_model_path
 from alphazero.network.onnx_export import file_sha256
@@ -33,42 +34,17 @@ from alphazero.play.levels import (ANCHOR, Level, fit_ratings, ladder_entry, lad
 from alphazero.limits import MAX_GAMES, MAX_PARALLEL, check_search, file_path, seed, whole_number
 from alphazero.play.players import FunctionPlayer, level_player
 from alphazero.play.elo import describe_match, match_summary
-from alphazero.play.openings import duplicate_starts, paired_openings
+from alphazero.play.openings import paired_openings
 from alphazero.engines.players import engine_player, opponent_name
-from alphazero.play.matches import game_point, match_pairings
-from alphazero.play.loop import play_games
+from alphazero.play.matches import Match, play_matches
 from alphazero.cli.words import level_text, words
 from evaluate_best_player import check_engines
-from pv_mcts import PV_EVALUATE_COUNT
 
 # Parameters
 LV_GAME_COUNT = 40    # games per match
 LV_OPENING = 2        # random moves before each game; each opening is played with both colours
 LV_PARALLEL = 64      # games played at once
 EVEN = (0.25, 0.75)   # a match scored in this range places an opponent; else it meets the next level
-
-
-# Play the matches [(player name, opponent name)], all at once, but the games of a stopped
-# measurement in `done` ({(player, opponent): the player's points game by game, None for a game not
-# played}); returns [(player, opponent, points of the player game by game)] in the order of `pairs`,
-# and hands `done` to `keep` as each game ends
-def play_matches(game, pairs, players, games, openings, parallel, progress, done, keep):
-    todo = [(pair, i) for pair in pairs for i in range(games) if done.get(pair, [None] * games)[i] is None]
-    pairings, starts = {}, {}
-    for pair in dict.fromkeys(pair for pair, _ in todo):  # in the order of `pairs`, for --seed
-        pairings[pair] = match_pairings(players[pair[0]], players[pair[1]], games)
-        starts[pair] = duplicate_starts(game, games)
-    progress.update(games * len(pairs) - len(todo))
-
-    def finished(index, result):
-        pair, i = todo[index]
-        done.setdefault(pair, [None] * games)[i] = game_point(result, i % 2 == 0)  # first in even games
-        keep(done)
-    if todo:
-        play_games(game.State, [pairings[pair][i] for pair, i in todo], parallel, progress=progress,
-                   openings=[openings[i] for _, i in todo], finished=finished,
-                   starts=[starts[pair][i] for pair, i in todo] if game.RANDOM_START else None)
-    return [(player, opponent, done[player, opponent]) for player, opponent in pairs]
 
 
 # The next level for an opponent after a match against level i: down when the level won easily, up
@@ -79,28 +55,23 @@ def next_level(i, score, count, tried):
     return following if step and 0 <= following < count and following not in tried else None
 
 
-def measure_levels(game, path, sims, games=LV_GAME_COUNT, opening=LV_OPENING, engines=(), seed=None,
-                   parallel=LV_PARALLEL, kept=None):
-    """The levels of the model at `path` rated: (levels, ratings, matches). With `kept` (a file) the
-    matches are kept there as they are played, and those it holds for the same settings are not
+# The ladder's matches: LV_GAME_COUNT games each, from openings of LV_OPENING moves, LV_PARALLEL at once
+LADDER = EvaluationSettings(games=LV_GAME_COUNT, opening=LV_OPENING, parallel=LV_PARALLEL)
+
+
+def measure_levels(game, path, sims, evaluation=LADDER, seed=None, kept=None):
+    """The levels of the model at `path` rated: (levels, ratings, matches), from matches as
+    `evaluation` (EvaluationSettings: games, opening, parallel, engines) says. With `kept` (a file)
+    the matches are kept there as they are played, and those it holds for the same settings are not
     played again."""
+    games, opening, engines = evaluation.games, evaluation.opening, evaluation.engines
     network, _ = load_network(path, game)
     evaluator = Evaluator(network)
     rng = np.random.default_rng(seed)
     levels = standard_levels(sims)
-    settings = {'model_sha256': file_sha256(path), 'sims': sims, 'games': games, 'opening': opening,
-                'engines': list(engines)}
-    openings, done = read_kept(kept, settings, 'matches', lambda matches: {
-        (player, opponent): [None if p is None else float(p) for p in points] for player, opponent, points in matches})
-    if openings:
-        played = sum(p is not None for points in done.values() for p in points)
-        print(f'going on from {kept}: {played} games played already')
-    openings = openings or paired_openings(game, opening, games, rng)
-
-    def keep(done):
-        if kept:
-            write_kept(kept, settings, openings, 'matches',
-                       [[player, opponent, points] for (player, opponent), points in done.items()])
+    kept = KeptMatches(kept, {'model_sha256': file_sha256(path), 'sims': sims, 'games': games, 'opening': opening,
+                              'engines': list(engines)})
+    kept.openings = kept.openings or paired_openings(game, opening, games, rng)
     players = {level_name(level): level_player(evaluator, level, rng, game.determinize) for level in levels}
     with contextlib.ExitStack() as stack:
         opponents = {opponent_name(name): FunctionPlayer(action) for name, action in game.opponents().items()}
@@ -110,18 +81,19 @@ def measure_levels(game, path, sims, games=LV_GAME_COUNT, opening=LV_OPENING, en
             raise UserError(f'{game.NAME} has no random player to anchor the ladder on')
         players.update(opponents)
         with tqdm(desc='level matches', unit='game') as progress:
+            def play(pairs):
+                progress.total = (progress.total or 0) + len(pairs) * games
+                matches = [Match(pair, players[pair[0]], players[pair[1]], kept.openings) for pair in pairs]
+                points = play_matches(game, matches, evaluation.parallel, progress, kept.done, kept.keep)
+                return [(player, opponent, points[player, opponent]) for player, opponent in pairs]
             # The ladder itself: the random player against level 1, each level against the next
-            pairs = [(level_name(levels[0]), ANCHOR)] + [(level_name(upper), level_name(lower))
-                                                          for lower, upper in zip(levels, levels[1:])]
-            progress.total = len(pairs) * games
-            matches = play_matches(game, pairs, players, games, openings, parallel, progress, done, keep)
+            matches = play([(level_name(levels[0]), ANCHOR)] + [(level_name(upper), level_name(lower))
+                                                               for lower, upper in zip(levels, levels[1:])])
             # Each other opponent, from the middle level up or down until a match is even
             place = {name: len(levels) // 2 for name in opponents if name != ANCHOR}
             tried = {name: set() for name in place}
             while place:
-                pairs = [(level_name(levels[i]), name) for name, i in place.items()]
-                progress.total += len(pairs) * games
-                played = play_matches(game, pairs, players, games, openings, parallel, progress, done, keep)
+                played = play([(level_name(levels[i]), name) for name, i in place.items()])
                 matches += played
                 following = {}
                 for (_, name, points), i in zip(played, place.values()):
@@ -196,10 +168,11 @@ def parse_args(argv=None):
     parser.add_argument('--model', type=file_path, help="the model, .h5 or .onnx (default: the game's best.h5, or the "
                                                         "shipped one when there is none)")
     parser.add_argument('--sims', type=whole_number(1), help='simulations per move of the strongest level (default: '
-                                                             f'what the model records, else {PV_EVALUATE_COUNT})')
+                                                             f'what the model records, else {SearchSettings.sims})')
     parser.add_argument('--games', type=whole_number(2, MAX_GAMES), default=LV_GAME_COUNT,
                         help='games per match, LV_GAME_COUNT (default: %(default)s)')
-    add_engine_flags(parser, LV_GAME_COUNT, LV_OPENING)
+    add_engine_flag(parser)
+    add_settings_flags(parser, EvaluationSettings, only=('opening',), opening=LV_OPENING)
     parser.add_argument('--parallel', type=whole_number(1, MAX_PARALLEL), default=LV_PARALLEL,
                         help='games played at once (default: %(default)s)')
     parser.add_argument('--seed', type=seed, help='random seed for reproducible matches')
@@ -224,13 +197,14 @@ def main():
         print_ladder(levels, ratings, matches)
         write_ladder(target, content, ladder_entry(levels, ratings, matches, content['levels']['how']))
         return
-    sims, why = playing_sims(args.sims, path, PV_EVALUATE_COUNT)
+    sims, why = playing_sims(args.sims, path, SearchSettings.sims)
     check_search(game, sims, args.parallel)
     print(f'levels of {path}: the model\'s own search is {sims} simulations per move ({why})')
     target, content = ladder_file(game, path) if args.write else (None, None)
     kept = target + '.matches' if args.write else None
-    levels, ratings, matches = measure_levels(game, path, sims, args.games, args.opening, args.engine, args.seed,
-                                              args.parallel, kept)
+    evaluation = EvaluationSettings(games=args.games, opening=args.opening, parallel=args.parallel,
+                                    engines=tuple(args.engine))
+    levels, ratings, matches = measure_levels(game, path, sims, evaluation, args.seed, kept)
     print_ladder(levels, ratings, matches)
     if args.write:
         how = (f'python evaluate_levels.py {" ".join(sys.argv[1:])}: {args.games} games per match, colours alternating, '

@@ -8,21 +8,20 @@ import contextlib
 
 from tqdm import tqdm
 
+from alphazero.cli.flags import add_run_flags, add_settings_flags, settings_of
 from alphazero.cli.run import ArgumentParser, run
-from alphazero.files import copy_file
-from alphazero.data.run_folder import remove_stale_temporaries
-from alphazero.search.search import SearchOptions
-from alphazero.cli.flags import add_search_flags, search_options
-from alphazero.game.registry import add_game_flag, as_game, load_game
-from alphazero.game.paths import model_path
-from alphazero.network.runtimes import use_device
-from alphazero.limits import MAX_GAMES, check_search, real_number, whole_number
-from alphazero.play.players import mcts_player
-from alphazero.play.matches import play_match
-from alphazero.network.onnx_export import ensure_onnx
 from alphazero.cli.settings import parse_game_args
+from alphazero.data.run_folder import remove_stale_temporaries
+from alphazero.files import copy_file
+from alphazero.game.paths import model_path
+from alphazero.game.registry import add_game_flag, as_game, load_game
+from alphazero.limits import MAX_GAMES, check_search, real_number, whole_number
+from alphazero.network.onnx_export import ensure_onnx
+from alphazero.network.runtimes import use_device
+from alphazero.play.matches import play_match
+from alphazero.play.players import mcts_player
 from alphazero.play.workers import add_worker_flags, worker_pool
-from pv_mcts import PV_EVALUATE_COUNT
+from alphazero.settings import SearchSettings
 from self_play import first_player_value
 
 # Parameters
@@ -50,10 +49,9 @@ def update_best_player(game=None):
 
 
 # Evaluate latest against best; returns whether latest is better (then, with `update`, it replaced
-# best) and the average point
-def evaluate_network(game=None, game_count=EN_GAME_COUNT, evaluate_count=PV_EVALUATE_COUNT, *,
-                     temperature=EN_TEMPERATURE, cache=True, backend='auto', seed=None, update=True, pool=None,
-                     options=SearchOptions()):
+# best) and the average point. Beyond the book: `search` (SearchSettings) says how both search
+def evaluate_network(game=None, game_count=EN_GAME_COUNT, search=SearchSettings(), *, temperature=EN_TEMPERATURE,
+                     backend='auto', seed=None, update=True, pool=None):
     game = as_game(game)
 
     # Play the games, all at once (beyond the book: or on Ray workers, `pool`, from the ONNX exports)
@@ -61,12 +59,11 @@ def evaluate_network(game=None, game_count=EN_GAME_COUNT, evaluate_count=PV_EVAL
         for name in ('latest.h5', 'best.h5'):
             ensure_onnx(game, name)
         points = pool.match(game, model_path(game, 'latest.onnx'), model_path(game, 'best.onnx'), game_count,
-                            evaluate_count, temperature, seed, options=options)
+                            search, temperature, seed)
     else:
-        latest = mcts_player(model_path(game, 'latest.h5'), game, evaluate_count, temperature, cache, backend, seed,
-                             options)
-        best = mcts_player(model_path(game, 'best.h5'), game, evaluate_count, temperature, cache, backend,
-                           None if seed is None else seed + 1, options)
+        latest = mcts_player(model_path(game, 'latest.h5'), game, search, temperature, backend, seed)
+        best = mcts_player(model_path(game, 'best.h5'), game, search, temperature, backend,
+                           None if seed is None else seed + 1)
         with tqdm(total=game_count, desc='evaluate latest vs best', unit='game') as progress:
             points = play_match(game, latest, best, game_count, progress)
     average = average_point(points)
@@ -87,7 +84,8 @@ def parse_args(argv=None):
                                         'scores more than 0.5 on average.')
     add_game_flag(parser)
     parser.add_argument('--games', type=whole_number(1, MAX_GAMES), default=EN_GAME_COUNT, help='games to play, EN_GAME_COUNT (default: %(default)s)')
-    add_search_flags(parser, PV_EVALUATE_COUNT, PV_EVALUATE_COUNT)
+    add_settings_flags(parser, SearchSettings)
+    add_run_flags(parser)
     parser.add_argument('--temperature', type=real_number(0, 100), default=EN_TEMPERATURE,
                         help='Boltzmann temperature of both players (default: %(default)s)')
     add_worker_flags(parser)
@@ -103,8 +101,8 @@ def main():
     game = load_game(args.game)
     remove_stale_temporaries(game)
     with worker_pool(args) or contextlib.nullcontext() as pool:
-        changed, _ = evaluate_network(game, args.games, args.sims, temperature=args.temperature, cache=args.cache,
-                                      backend=args.backend, seed=args.seed, pool=pool, options=search_options(args))
+        changed, _ = evaluate_network(game, args.games, settings_of(SearchSettings, args), temperature=args.temperature,
+                                      backend=args.backend, seed=args.seed, pool=pool)
     if changed:
         ensure_onnx(game)
 

@@ -19,17 +19,17 @@ from alphazero.search.evaluator import Evaluator
 from alphazero.cli.run import ArgumentParser, run
 from alphazero.errors import UserError
 from alphazero.engines.protocol import protocol_streams, serve
-from alphazero.cli.flags import add_level_flag, add_search_option_flags, add_settai_flag, search_options
+from alphazero.cli.flags import add_level_flag, add_settai_flag, add_settings_flags, settings_of
+from alphazero.settings import SearchSettings
 from alphazero.game.registry import add_game_flag, load_game
 from alphazero.game.values import player_value
 from alphazero.engines.gtp import COLORS, color_to_move, gtp_problem, parse_color
 from alphazero.game.notation import action_names, parse_move
 from alphazero.play.levels import load_playing_model
-from alphazero.limits import MAX_SIMS, file_path, whole_number
+from alphazero.limits import file_path
 from alphazero.play.players import level_player
 from alphazero.play.settai import settai_for
 from alphazero.cli.words import level_text, words
-from pv_mcts import PV_EVALUATE_COUNT
 
 # Parameters
 ENGINE_NAME = 'AlphaZero-book'
@@ -190,9 +190,8 @@ def parse_args(argv=None):
                                         '(for GUIs such as Quarry, and for matches against other engines).')
     add_game_flag(parser)
     parser.add_argument('--model', type=file_path, help="a model file, .h5 or .onnx (default: the game's best.h5, on onnxruntime when its export is current)")
-    parser.add_argument('--sims', type=whole_number(1, MAX_SIMS), help=f'search simulations per move (default: what the model records, else {PV_EVALUATE_COUNT})')
     add_level_flag(parser)
-    add_search_option_flags(parser)
+    add_settings_flags(parser, SearchSettings, sims=None)
     add_settai_flag(parser)
     args = parser.parse_args(argv)
     problem = gtp_problem(load_game(args.game))
@@ -207,9 +206,10 @@ def main():
     lines, answers = protocol_streams()  # standard output carries GTP only
 
     game = load_game(args.game)
-    model = load_playing_model(game, args.model, args.sims, args.level, PV_EVALUATE_COUNT)
-    player = level_player(Evaluator(model.network), model.level, np.random.default_rng(0), game.determinize,
-                          settai_for(game, args.settai), search_options(args))
+    model = load_playing_model(game, args.model, args.sims, args.level, SearchSettings.sims)
+    search = settings_of(SearchSettings, args, sims=model.sims)
+    player = level_player(Evaluator(model.network, search.cache), model.level, np.random.default_rng(0),
+                          game.determinize, settai_for(game, args.settai), search)
     print(f'{ENGINE_NAME}: {game.NAME}, {model.description}, {model.sims} simulations per move at full strength '
           f'({model.why}); playing at {level_text(model.level, words())}', file=sys.stderr)
     session = GtpSession(game, lambda state: player.choose([state])[0][0],

@@ -10,18 +10,18 @@ import sys
 import numpy as np
 
 from alphazero.search.evaluator import Evaluator
-from alphazero.search.search import SearchOptions
+from alphazero.settings import SearchSettings
 from alphazero.cli.run import ArgumentParser, run
 from alphazero.errors import UserError
-from alphazero.cli.flags import add_level_flag, add_search_option_flags, add_settai_flag, search_options
+from alphazero.cli.flags import add_level_flag, add_settai_flag, add_settings_flags, settings_of
 from alphazero.game.registry import add_game_flag, as_game, load_game
 from alphazero.game.values import player_value
 from alphazero.play.levels import Level, load_playing_model
-from alphazero.limits import MAX_SIMS, file_path, whole_number
+from alphazero.limits import file_path
 from alphazero.play.players import level_player
 from alphazero.play.settai import settai_for
 from alphazero.cli.words import LANGUAGES, WORDS, colour, game_text, language, level_text, words
-from pv_mcts import PV_EVALUATE_COUNT, pv_mcts_action
+from pv_mcts import pv_mcts_action
 
 # Parameters
 SQUARE_SIZE = 80        # pixels per square of the window
@@ -362,15 +362,16 @@ def play_piece_window(game, next_action, human_first, said=WORDS['en']):
 
 # The AI's move function: the book's search; in a game with hidden information (point-Othello's
 # future values) the batched search over samples of what it cannot see, so that it plays fair; with
-# search options beyond the book (--gumbel, --fpu, --margin-weight), settai mode or a level (its policy
-# alone, or its number of simulations), the batched players
-def ai_action(game, network, sims, options=SearchOptions(), settai=False, level=None):
+# a search beyond the book (--gumbel, --fpu, --margin-weight), settai mode or a level (its policy
+# alone, or its number of simulations), the batched players. `search`: SearchSettings
+def ai_action(game, network, search=SearchSettings(), settai=False, level=None):
     game = as_game(game)
     determinize = game.determinize
-    if determinize is None and options == SearchOptions() and not settai and level is None:
-        return pv_mcts_action(network, 0.0, sims)
-    level = level or Level(0, sims, 0.0)
-    player = level_player(Evaluator(network), level, np.random.default_rng(), determinize, settai_for(game, settai), options)
+    if determinize is None and search == SearchSettings(sims=search.sims) and not settai and level is None:
+        return pv_mcts_action(network, 0.0, search.sims)
+    level = level or Level(0, search.sims, 0.0)
+    player = level_player(Evaluator(network, search.cache), level, np.random.default_rng(), determinize,
+                          settai_for(game, settai), search)
     return lambda state: player.choose([state])[0][0]
 
 
@@ -381,11 +382,10 @@ def parse_args(argv=None):
     parser.add_argument('--text', action='store_true', help='play in the terminal instead of a window')
     parser.add_argument('--second', action='store_true', help='let the AI move first')
     add_level_flag(parser)
-    parser.add_argument('--sims', type=whole_number(1, MAX_SIMS), help=f'search simulations per move at full strength (default: what the model records, else {PV_EVALUATE_COUNT})')
     parser.add_argument('--model', type=file_path, help="a model file, .h5 or .onnx (default: the game's best.h5, on onnxruntime when its export is current)")
     parser.add_argument('--lang', choices=LANGUAGES, help='the language of the window and the terminal (default: Japanese '
                                                           'when the locale is Japanese, else English)')
-    add_search_option_flags(parser)
+    add_settings_flags(parser, SearchSettings, sims=None)
     add_settai_flag(parser)
     args = parser.parse_args(argv)
     return args
@@ -398,12 +398,12 @@ def main():
         raise UserError(f'{game.NAME} has no window here: play it with --text, or in a shogi GUI through '
                         'usi_engine.py (docs/shogi.md)')
     said = words(language(args.lang))
-    model = load_playing_model(game, args.model, args.sims, args.level, PV_EVALUATE_COUNT)
+    model = load_playing_model(game, args.model, args.sims, args.level, SearchSettings.sims)
     print(f'AI: {model.description}, {model.sims} simulations per move at full strength ({model.why}); playing at '
           f'{level_text(model.level, said)} of {len(model.levels)}', file=sys.stderr)
     if args.settai:
         print(said['settai'], file=sys.stderr)
-    next_action = ai_action(game, model.network, model.sims, search_options(args), args.settai,
+    next_action = ai_action(game, model.network, settings_of(SearchSettings, args, sims=model.sims), args.settai,
                             model.level if args.level else None)
     if args.text:
         play_text(game, next_action, not args.second, said=said)

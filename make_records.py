@@ -9,9 +9,10 @@
 #   python make_records.py --engine "gtp-rhino -l 3 -r 2" --games 2000
 #   python make_records.py --game shogi9 --engine "/usr/games/fairy-stockfish; go depth 3" --games 2000
 #
-# With one engine it plays itself; with several, every ordered pair plays in turn, so each engine
-# plays both colours. Each game starts after --opening random moves (each opening used once per
-# pairing), so the games differ even when the engines are deterministic.
+# With one engine it plays itself; with several, every pair of them (and each one against itself)
+# plays a match, colours alternating. Each game starts after --opening random moves (two engines
+# play each opening once with each colour), so the games differ even when the engines are
+# deterministic.
 
 import contextlib
 import itertools
@@ -26,7 +27,7 @@ from alphazero.game.registry import load_game
 from alphazero.limits import MAX_ENGINES, MAX_GAMES, engine_command, file_path, seed, whole_number
 from alphazero.play.openings import distinct_openings
 from alphazero.engines.players import engine_player
-from alphazero.play.loop import play_games
+from alphazero.play.matches import Match, play_matches
 from alphazero.records.othello import write_transcripts, write_wtb
 from alphazero.records.shogi import Record, write_csa, write_usi
 
@@ -43,15 +44,23 @@ def make_records(game, engines, game_count=MR_GAME_COUNT, opening=MR_OPENING, pa
     rng = np.random.default_rng(seed)
     with contextlib.ExitStack() as stack:
         players = [stack.enter_context(engine_player(command, game)) for command in engines]
-        # Every ordered pair of engines in turn (one engine: itself), each from its own opening
-        pairs = list(itertools.product(players, repeat=2)) if len(players) > 1 else [(players[0], players[0])]
-        pairings = [pairs[i % len(pairs)] for i in range(game_count)]
-        openings = distinct_openings(game, opening, -(-game_count // len(pairs)), rng)
-        openings = [openings[i // len(pairs)] for i in range(game_count)]
+        # Every pair of engines (and each engine against itself) in a match of its share of the
+        # games; two engines play each opening twice, once with each colour
+        pairs = list(itertools.combinations_with_replacement(range(len(players)), 2))
+        shares = [game_count // len(pairs) + (k < game_count % len(pairs)) for k in range(len(pairs))]
+        matches = []
+        for (a, b), share in zip(pairs, shares):
+            repeat = 1 if a == b else 2
+            openings = distinct_openings(game, opening, -(-share // repeat), rng)
+            matches.append(Match((a, b), players[a], players[b], [openings[i // repeat] for i in range(share)]))
+        played = {}
+
+        def finished(match, i, result):
+            played[match.key, i] = result
         with tqdm(total=game_count, desc='engine games', unit='game') as progress:
-            played = play_games(game.State, pairings, parallel, progress=progress, openings=openings)
+            play_matches(game, [match for match in matches if match.games], parallel, progress, finished=finished)
     return [Record([a for a in (*g.opening, *g.moves) if a != game.PASS], g.value(True) if g.claim else None)
-            for g in played]
+            for _, g in sorted(played.items())]
 
 
 def parse_args(argv=None):

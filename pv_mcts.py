@@ -9,16 +9,16 @@ from math import sqrt
 
 import numpy as np
 
-from alphazero.search.puct import C_PUCT
-from alphazero.search.scores import boltzman, legal_policy, visits_to_scores  # noqa: F401 (the book's names)
 from alphazero.game.values import terminal_value
 from alphazero.network.runtimes import KerasNetwork
+from alphazero.search.scores import boltzman, legal_policy, visits_to_scores  # noqa: F401 (the book's names)
+from alphazero.settings import C_PUCT, SearchSettings
 
-# Parameters
-PV_EVALUATE_COUNT = 50  # simulations per move (the AlphaZero paper: 1600)
-# C_PUCT = 1.0, the weight of the prior in the PUCT rule, and the arithmetic both searches share
-# (legal_policy, visits_to_scores, boltzman) live in alphazero/search/scores.py, so that the two
-# searches compute bit-identical numbers
+# Parameters (with the other settings of every search: alphazero/settings.py's SearchSettings)
+PV_EVALUATE_COUNT = SearchSettings.sims  # simulations per move: 50 (the AlphaZero paper: 1600)
+# C_PUCT = 1.0, the weight of the prior in the PUCT rule, lives in alphazero/settings.py, and the
+# arithmetic both searches share (legal_policy, visits_to_scores, boltzman) in
+# alphazero/search/scores.py, so that the two searches compute bit-identical numbers
 
 
 # A network to call: a Keras model is wrapped once in a traced function (no model.predict per leaf)

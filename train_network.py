@@ -9,27 +9,35 @@ import sys
 
 import numpy as np
 
+from alphazero.cli.flags import add_settings_flags, settings_of
 from alphazero.cli.run import ArgumentParser, run
-from alphazero.errors import UserError
-from alphazero.network.keras_setup import quiet_keras
-from alphazero.data.history import history_files, history_sims, load_history
-from alphazero.network.model_file import load_model, save_model
-from alphazero.data.run_folder import remove_stale_temporaries
-from alphazero.cli.flags import add_play_flag, add_training_flags
-from alphazero.game.registry import add_game_flag, as_game, load_game
-from alphazero.game.paths import data_dir, model_path
-from alphazero.network.runtimes import add_device_flag, use_device
-from alphazero.limits import MAX_BATCH, check_samples, whole_number
 from alphazero.cli.settings import parse_game_args
-from alphazero.data.training import (STEPS_PER_EXECUTION, augment, compile_model, fit_targets, has_margin_head, progress_callback, replay_sample)
+from alphazero.data.history import history_files, history_sims, load_history
+from alphazero.data.run_folder import remove_stale_temporaries
+from alphazero.data.training import (
+    STEPS_PER_EXECUTION,
+    augment,
+    compile_model,
+    fit_targets,
+    has_margin_head,
+    progress_callback,
+    replay_sample,
+)
+from alphazero.errors import UserError
+from alphazero.game.paths import data_dir, model_path
+from alphazero.game.registry import add_game_flag, as_game, load_game
+from alphazero.limits import check_samples
+from alphazero.network.keras_setup import quiet_keras
+from alphazero.network.model_file import load_model, save_model
+from alphazero.network.runtimes import add_device_flag, use_device
+from alphazero.settings import PlaySettings, TrainingSettings
 
-# Parameters
-RN_EPOCHS = 100         # training epochs per cycle
-RN_BATCH_SIZE = 128     # samples per gradient step
-RN_WINDOW = 1           # history files to train on: the book uses only the newest
-RN_SAMPLES = 0          # beyond the book: train on this many samples drawn from the window instead
-                        # of epochs over every sample (0: epochs, as in the book)
-RN_LEARNING_RATE = 0.001  # the step schedule's first rate (the book's)
+# Parameters (the book's; with the rest of training's, they are the defaults of alphazero/settings.py's
+# TrainingSettings)
+RN_EPOCHS = TrainingSettings.epochs                 # training epochs per cycle: 100
+RN_BATCH_SIZE = TrainingSettings.batch_size         # samples per gradient step: 128
+RN_WINDOW = TrainingSettings.window                 # history files to train on: the book uses only the newest
+RN_LEARNING_RATE = TrainingSettings.learning_rate   # the step schedule's first rate: 0.001
 
 
 # The training data, as (positions, policies, values): the newest `window` readable history files.
@@ -81,9 +89,9 @@ def best_for_training(game, model=None):
 
 # Train the best network on the newest data and save it as latest.h5; returns the per-epoch losses.
 # keep: a dict that keeps the compiled model from one call to the next (beyond the book)
-def train_network(game=None, epochs=RN_EPOCHS, *, batch_size=RN_BATCH_SIZE, trust_pickle=False,
-                  window=RN_WINDOW, symmetries=False, samples=RN_SAMPLES, learning_rate=RN_LEARNING_RATE, seed=None,
-                  keep=None, play_sims=None):
+# `training` and `play` (alphazero/settings.py) say how and what the model records (beyond the book)
+def train_network(game=None, training=TrainingSettings(), play=PlaySettings(), *, trust_pickle=False, seed=None,
+                  keep=None):
     quiet_keras()
     import keras
     game = as_game(game)
@@ -93,33 +101,35 @@ def train_network(game=None, epochs=RN_EPOCHS, *, batch_size=RN_BATCH_SIZE, trus
 
     # Load the training data (beyond the book: several files, the board's symmetries, or a number
     # of samples drawn from them in whole calls of the compiled train step; the margins for a margin head)
-    data = load_data(game, trust_pickle, window, margins=has_margin_head(model))
+    epochs, batch_size = training.epochs, training.batch_size
+    data = load_data(game, trust_pickle, training.window, margins=has_margin_head(model))
     position, policy, value = data[:3]
     margin = data[3] if has_margin_head(model) else None
-    if samples:
+    if training.samples:
         call = batch_size * STEPS_PER_EXECUTION
-        position, policy, value, margin = replay_sample(game, position, policy, value, -(-samples // call) * call,
+        position, policy, value, margin = replay_sample(game, position, policy, value,
+                                                        -(-training.samples // call) * call,
                                                         np.random.default_rng(seed), margin)
         epochs = 1
-    elif symmetries:
+    elif training.symmetries:
         position, policy, value, margin = augment(game, position, policy, value, margin)
 
     # Train, with the step-decay learning rate
     history = model.fit(position, fit_targets(model, policy, value, margin), batch_size=batch_size, epochs=epochs, verbose=0,
-                        callbacks=[keras.callbacks.LearningRateScheduler(lambda epoch: step_decay(epoch, learning_rate)),
+                        callbacks=[keras.callbacks.LearningRateScheduler(lambda epoch: step_decay(epoch, training.learning_rate)),
                                    progress_callback(epochs, len(value))])
 
     # Save the result as the latest player, with the search it plays at: play_sims if given, else
     # the search of its newest self-play data
     newest = history_files(data_dir(game), trust_pickle)[-1]
-    save_model(model, model_path(game, 'latest.h5'), play_sims or history_sims(newest))
+    save_model(model, model_path(game, 'latest.h5'), play.play_sims or history_sims(newest))
     if keep is None:
         keras.backend.clear_session()
     else:
         keep['model'] = model
     losses = {name: [float(x) for x in history.history[name]] for name in ('loss', 'pi_loss', 'v_loss', 'margin_loss')
               if name in history.history}
-    losses['samples'], losses['learning_rate'] = len(value), learning_rate
+    losses['samples'], losses['learning_rate'] = len(value), training.learning_rate
     return losses
 
 
@@ -127,13 +137,11 @@ def parse_args(argv=None):
     parser = ArgumentParser(description='Train the best network on the newest self-play data; '
                                         'the result is saved as latest.h5.')
     add_game_flag(parser)
-    parser.add_argument('--epochs', type=whole_number(1), default=RN_EPOCHS, help='training epochs, RN_EPOCHS (default: %(default)s)')
-    parser.add_argument('--batch-size', type=whole_number(1, MAX_BATCH), default=RN_BATCH_SIZE, help='samples per step (default: %(default)s)')
-    add_training_flags(parser, RN_WINDOW, RN_SAMPLES, RN_LEARNING_RATE, STEPS_PER_EXECUTION)
+    add_settings_flags(parser, TrainingSettings)
+    add_settings_flags(parser, PlaySettings)
     parser.add_argument('--trust-pickle', action='store_true',
                         help="also read the book's pickled .history files (unpickling runs code: only your own files)")
     add_device_flag(parser)
-    add_play_flag(parser)
     args = parse_game_args(parser, argv, ('training', 'play'))
     use_device(args.device)
     game = load_game(args.game)
@@ -145,9 +153,8 @@ def main():
     args = parse_args()
     game = load_game(args.game)
     remove_stale_temporaries(game)
-    losses = train_network(game, args.epochs, batch_size=args.batch_size, trust_pickle=args.trust_pickle,
-                           window=args.window, symmetries=args.symmetries, samples=args.samples,
-                           learning_rate=args.learning_rate, play_sims=args.play_sims)
+    losses = train_network(game, settings_of(TrainingSettings, args), settings_of(PlaySettings, args),
+                           trust_pickle=args.trust_pickle)
     print(f'wrote {model_path(game, "latest.h5")}: loss {losses["loss"][0]:.3f} -> {losses["loss"][-1]:.3f}')
 
 

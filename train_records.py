@@ -26,7 +26,8 @@ from alphazero.errors import UserError
 from alphazero.network.keras_setup import quiet_keras
 from alphazero.files import atomic_output
 from alphazero.network.model_file import save_model
-from alphazero.cli.flags import add_network_flags, check_network_flags, network_arguments
+from alphazero.cli.flags import add_settings_flags, settings_of
+from alphazero.settings import NetworkSettings
 from alphazero.game.registry import load_game
 from alphazero.game.paths import model_path
 from alphazero.limits import MAX_BATCH, check_network, file_path, real_number, seed, whole_number
@@ -35,8 +36,7 @@ from alphazero.records.common import RecordError, record_value, replay
 from alphazero.records.read import read_records
 from alphazero.cli.settings import parse_game_args
 from alphazero.data.training import compile_model, epoch_batches, train_epoch
-from dual_network import (DN_FILTERS, DN_HEADS, DN_LAYERS, DN_NETWORK, DN_RESIDUAL_NUM, DN_WIDTH, build_network,
-                          describe_network)
+from dual_network import build_network, describe_network
 from train_network import RN_BATCH_SIZE
 
 # Parameters
@@ -132,7 +132,7 @@ def plot_records(records, path):
     pyplot.close(figure)
 
 
-def train_records(game, paths, network=None, epochs=TR_EPOCHS, batch_size=RN_BATCH_SIZE, validation=TR_VALIDATION,
+def train_records(game, paths, network=NetworkSettings(), epochs=TR_EPOCHS, batch_size=RN_BATCH_SIZE, validation=TR_VALIDATION,
                   seed=None, from_best=False):
     """Train best.h5 on the records; returns the per-epoch metrics."""
     quiet_keras()
@@ -160,8 +160,8 @@ def train_records(game, paths, network=None, epochs=TR_EPOCHS, batch_size=RN_BAT
     else:
         if seed is not None:
             keras.utils.set_random_seed(seed)
-        model = build_network(game, **network)
-        print(f'a new network: {describe_network(**network)}, {model.count_params():,} parameters')
+        model = build_network(game, network)
+        print(f'a new network: {describe_network(network)}, {model.count_params():,} parameters')
     compile_model(model)
 
     # Epochs: every training position once, in a random symmetry; then the validation games
@@ -206,18 +206,16 @@ def parse_args(argv=None):
                         help='share of the games kept for validation (default: %(default)s)')
     parser.add_argument('--from-best', action='store_true', help="train the game's existing best.h5 further")
     parser.add_argument('--seed', type=seed, help='random seed of the split, the network and the symmetries')
-    add_network_flags(parser, DN_NETWORK, DN_FILTERS, DN_RESIDUAL_NUM, DN_WIDTH, DN_LAYERS, DN_HEADS)
+    add_settings_flags(parser, NetworkSettings, only=('network', 'filters', 'blocks', 'width', 'layers', 'heads'))
     args = parse_game_args(parser, argv, ('network',))  # the game's network by default
-    game = load_game(args.game)
-    check_network_flags(args)
-    check_network(game, args)
+    check_network(load_game(args.game), settings_of(NetworkSettings, args))
     return args
 
 
 def main():
     args = parse_args()
     game = load_game(args.game)
-    train_records(game, args.files, network_arguments(args), args.epochs, args.batch_size, args.validation, args.seed,
+    train_records(game, args.files, settings_of(NetworkSettings, args), args.epochs, args.batch_size, args.validation, args.seed,
                   args.from_best)
 
 

@@ -25,13 +25,13 @@ from alphazero.search.search import search_roots
 from alphazero.cli.run import ArgumentParser, run
 from alphazero.errors import UserError
 from alphazero.engines.protocol import protocol_streams, serve
-from alphazero.cli.flags import add_level_flag, add_search_option_flags, search_options
+from alphazero.cli.flags import add_level_flag, add_settings_flags, settings_of
+from alphazero.settings import SearchSettings
 from alphazero.game.registry import load_game
 from alphazero.play.levels import choose_level, load_playing_model
-from alphazero.limits import MAX_SIMS, check_search, file_path, whole_number
+from alphazero.limits import MAX_SIMS, check_search, file_path
 from alphazero.play.players import policy_choice
 from alphazero.cli.words import WORDS, level_text
-from pv_mcts import PV_EVALUATE_COUNT
 
 # Parameters
 ENGINE_NAME = 'AlphaZero-book'
@@ -205,22 +205,20 @@ def parse_args(argv=None):
     parser.add_argument('--game', choices=USI_GAMES, default='shogi9', help='(default: %(default)s)')
     parser.add_argument('--model', type=file_path, help="a model file, .h5 or .onnx (default: the game's best.h5, "
                                                          'else the shipped one)')
-    parser.add_argument('--sims', type=whole_number(1, MAX_SIMS),
-                        help=f'search simulations per move at full strength (default: what the model records, else '
-                             f'{PV_EVALUATE_COUNT})')
     add_level_flag(parser)
-    add_search_option_flags(parser)
+    add_settings_flags(parser, SearchSettings, sims=None)
     return parser.parse_args(argv)
 
 
-def thinker(evaluator, options, rng):
-    """think(state, sims, level) for UsiSession: the principal line and value of a search with the
-    search options, or at a policy level the policy's move and the network's value."""
+def thinker(evaluator, search, rng):
+    """think(state, sims, level) for UsiSession: the principal line and value of a search of `sims`
+    simulations as `search` (SearchSettings) says, or at a policy level the policy's move and the
+    network's value."""
     def think(state, sims, level):
         if level is not None and not level.simulations:
             policies, values = evaluator([state])
             return [policy_choice(state, policies[0], level.temperature, rng)], float(values[0])
-        result = search_roots(evaluator, [state], sims, options, with_lines=True)
+        result = search_roots(evaluator, [state], search.with_sims(sims), with_lines=True)
         line, value = result.lines[0]
         if result.action is not None and line[:1] != [result.action[0]]:  # Gumbel chose another move
             chosen = int(result.action[0])
@@ -235,8 +233,9 @@ def main():
     lines, answers = protocol_streams()  # standard output carries USI only
 
     game = load_game(args.game)
-    model = load_playing_model(game, args.model, args.sims, args.level, PV_EVALUATE_COUNT)
-    think = thinker(Evaluator(model.network), search_options(args), np.random.default_rng())
+    model = load_playing_model(game, args.model, args.sims, args.level, SearchSettings.sims)
+    search = settings_of(SearchSettings, args, sims=model.sims)
+    think = thinker(Evaluator(model.network, search.cache), search, np.random.default_rng())
     print(f'{ENGINE_NAME}: {game.NAME}, {model.description}, {model.sims} simulations per move at full strength '
           f'({model.why}); playing at {level_text(model.level, WORDS["en"])}', file=sys.stderr)
     session = UsiSession(game, think, model.level.simulations or model.sims,

@@ -20,13 +20,13 @@ import numpy as np  # noqa: E402
 from alphazero.network import runtimes  # noqa: E402
 from alphazero.cli.run import ArgumentParser, run
 from alphazero.network.keras_setup import keras_backend, quiet_keras  # noqa: E402
-from alphazero.cli.flags import add_network_flags  # noqa: E402
+from alphazero.cli.flags import add_settings_flags  # noqa: E402
+from alphazero.settings import NetworkSettings  # noqa: E402
 from alphazero.game.registry import add_game_flag, load_game, sample_positions
 from alphazero.game.paths import pretrained_path  # noqa: E402
 from alphazero.cli.settings import parse_game_args  # noqa: E402
 from alphazero.data.training import STEPS_PER_EXECUTION  # noqa: E402
 from bench_train import fit_rate, training_data  # noqa: E402
-from dual_network import DN_FILTERS, DN_HEADS, DN_LAYERS, DN_NETWORK, DN_RESIDUAL_NUM, DN_WIDTH  # noqa: E402
 from train_network import RN_BATCH_SIZE  # noqa: E402
 
 BATCH_SIZES = (1, 8, 32, 128, 512, 1024)
@@ -47,7 +47,7 @@ def main():
     parser = ArgumentParser(description=__doc__.splitlines()[0])
     add_game_flag(parser)
     parser.add_argument('--model', help='the .onnx file to evaluate (default: the game\'s shipped model)')
-    add_network_flags(parser, DN_NETWORK, DN_FILTERS, DN_RESIDUAL_NUM, DN_WIDTH, DN_LAYERS, DN_HEADS)
+    add_settings_flags(parser, NetworkSettings, only=('network', 'filters', 'blocks', 'width', 'layers', 'heads'))
     parser.add_argument('--samples', type=int, default=8192, help='training samples per timed epoch')
     parser.add_argument('--epochs', type=int, default=3, help='timed epochs (after one warm-up epoch)')
     parser.add_argument('--batch-size', type=int, default=RN_BATCH_SIZE, help='training samples per step')

@@ -24,15 +24,16 @@ from alphazero.game.registry import add_game_flag, load_game
 from alphazero.game.paths import pretrained_path  # noqa: E402
 from alphazero.limits import MAX_ENGINES, MAX_GAMES, file_path, whole_number  # noqa: E402
 from alphazero.engines.players import engine_player
-from alphazero.play.matches import match_pairings
+from alphazero.play.loop import Player
+from alphazero.play.matches import Match, play_matches
 from alphazero.play.players import mcts_player
 from alphazero.play.openings import paired_openings
-from alphazero.play.loop import play_games  # noqa: E402
+from alphazero.settings import SearchSettings  # noqa: E402
 
 OPENING = 4  # random moves before each game, each opening played with both colours
 
 
-class OneAtATime:
+class OneAtATime(Player):
     """An engine that answers only when asked, as players did before engines were asked first."""
 
     def __init__(self, engine):
@@ -43,11 +44,11 @@ class OneAtATime:
 
 
 def match_seconds(game, model, engine_command, openings, parallel, sims, overlapped):
-    player = mcts_player(model, game, sims, 0.0)
+    player = mcts_player(model, game, SearchSettings(sims=sims), 0.0)
     start = time.perf_counter()
     with engine_player(engine_command, game) as engine:
         opponent = engine if overlapped else OneAtATime(engine)
-        play_games(game.State, match_pairings(player, opponent, len(openings)), parallel, openings=openings)
+        play_matches(game, [Match(('player', 'engine'), player, opponent, openings)], parallel)
     return time.perf_counter() - start
 
 

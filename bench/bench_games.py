@@ -28,7 +28,8 @@ import numpy as np  # noqa: E402
 from alphazero.errors import UserError  # noqa: E402
 from alphazero.network.model_file import save_model
 from alphazero.files import write_json  # noqa: E402
-from alphazero.cli.flags import network_arguments  # noqa: E402
+from alphazero.cli.flags import settings_of  # noqa: E402
+from alphazero.settings import NetworkSettings  # noqa: E402
 from alphazero.game.registry import GAMES, load_game, sample_positions  # noqa: E402
 from alphazero.network.runtimes import OnnxNetwork  # noqa: E402
 from dual_network import build_network, describe_network, parse_args as network_flags  # noqa: E402
@@ -57,15 +58,15 @@ def random_games(game, count, rng):
 def network_rate(game, repeats):
     """Positions per second of the game's default network (what dual_network.py makes for it), and
     its size in words."""
-    arguments = network_arguments(network_flags(['--game', game.NAME]))
+    settings = settings_of(NetworkSettings, network_flags(['--game', game.NAME]))
     with tempfile.TemporaryDirectory() as folder:
         h5, onnx = os.path.join(folder, 'net.h5'), os.path.join(folder, 'net.onnx')
-        save_model(build_network(game, **arguments), h5)
+        save_model(build_network(game, settings), h5)
         export(h5, onnx, game)
         network = OnnxNetwork(onnx)
     planes = np.stack([s.planes() for s in sample_positions(game, BATCH)])
     network(planes)  # warm up
-    return per_second(lambda: [network(planes) for _ in range(5)], 5 * BATCH, repeats), describe_network(**arguments)
+    return per_second(lambda: [network(planes) for _ in range(5)], 5 * BATCH, repeats), describe_network(settings)
 
 
 def main():

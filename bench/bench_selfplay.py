@@ -27,6 +27,7 @@ from alphazero.network.model_file import save_model  # noqa: E402
 from alphazero.network.runtimes import KerasNetwork, OnnxNetwork  # noqa: E402
 from alphazero.play.players import MctsPlayer
 from alphazero.play.loop import play_games  # noqa: E402
+from alphazero.settings import SearchSettings  # noqa: E402
 from dual_network import DN_FILTERS, DN_RESIDUAL_NUM, build_dual_network  # noqa: E402
 from export import export  # noqa: E402
 from pv_mcts import PV_EVALUATE_COUNT, pv_mcts_scores  # noqa: E402
@@ -63,7 +64,7 @@ def book_loop(model, games, sims, predict=True):
 
 def engine(network, games, sims, cache, parallel=None):
     evaluator = Evaluator(network, cache)
-    player = MctsPlayer(evaluator, sims, 1.0, np.random.default_rng(0))
+    player = MctsPlayer(evaluator, SearchSettings(sims=sims), 1.0, np.random.default_rng(0))
     start = time.perf_counter()
     results = play_games(game.State, [(player, player)] * games, parallel, record=True)
     seconds = time.perf_counter() - start

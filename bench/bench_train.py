@@ -24,12 +24,12 @@ os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
 import numpy as np  # noqa: E402
 
 from alphazero.network.model_file import save_model  # noqa: E402
-from alphazero.cli.flags import NETWORKS, add_network_flags, network_arguments  # noqa: E402
+from alphazero.cli.flags import add_settings_flags, settings_of  # noqa: E402
+from alphazero.settings import NetworkSettings, TrainingSettings  # noqa: E402
 from alphazero.game.registry import GAMES, load_game, sample_positions
 from alphazero.game.paths import model_path  # noqa: E402
 from alphazero.data.training import compile_model  # noqa: E402
-from dual_network import (DN_FILTERS, DN_HEADS, DN_LAYERS, DN_NETWORK, DN_RESIDUAL_NUM, DN_WIDTH,  # noqa: E402
-                          build_network)
+from dual_network import build_network  # noqa: E402
 from train_network import RN_BATCH_SIZE, train_network  # noqa: E402
 
 
@@ -62,8 +62,7 @@ class EpochTimer:
 def new_model(game, args):
     import keras
     keras.utils.set_random_seed(0)
-    arguments = network_arguments(args)
-    return build_network(game, arguments.pop('network'), **arguments)
+    return build_network(game, settings_of(NetworkSettings, args))
 
 
 def fit_rate(game, args, data, jit_compile, steps_per_execution, batch_size=RN_BATCH_SIZE):
@@ -152,7 +151,7 @@ def stage_seconds(game, args):
             write_history(os.path.join(data_dir(game), '1.npz'), position, policy, value)
             for _ in range(2):
                 start = time.perf_counter()
-                train_network(game, samples=args.samples, seed=0, keep=keep)
+                train_network(game, TrainingSettings(samples=args.samples), seed=0, keep=keep)
                 seconds.append(time.perf_counter() - start)
         finally:
             os.chdir(current)
@@ -162,12 +161,10 @@ def stage_seconds(game, args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--game', choices=sorted(GAMES), default='tictactoe')
-    add_network_flags(parser, DN_NETWORK, DN_FILTERS, DN_RESIDUAL_NUM, DN_WIDTH, DN_LAYERS, DN_HEADS)
+    add_settings_flags(parser, NetworkSettings, only=('network', 'filters', 'blocks', 'width', 'layers', 'heads'))
     parser.add_argument('--samples', type=int, default=3840, help='about one default self-play stage')
     parser.add_argument('--epochs', type=int, default=3, help='timed epochs (after one warm-up epoch)')
     args = parser.parse_args()
-    if args.network not in NETWORKS:
-        parser.error(f'--network must be one of {NETWORKS}')
     game = load_game(args.game)
     data = training_data(game, args.samples)
     parameters = new_model(game, args).count_params()

@@ -32,6 +32,7 @@ from alphazero.play.resumable import held_results  # noqa: E402
 from alphazero.game.registry import load_game  # noqa: E402
 from alphazero.limits import engine_command  # noqa: E402
 from alphazero.engines.players import opponent_name  # noqa: E402
+from alphazero.settings import EvaluationSettings, SearchSettings  # noqa: E402
 
 MARKS = (10, 20, 30)  # minutes of training at which each run's model is measured
 
@@ -74,8 +75,9 @@ def measure(game, path, args):
         result = accuracy(network, read_positions(), args.sims)
         return {'solved positions kept (search)': result['search'], 'solved positions kept (policy)': result['policy']}
     from evaluate_best_player import evaluate_best_player
-    scores = evaluate_best_player(game, 1, args.sims, engines=args.engine, engine_game_count=args.games,
-                                  opponents=[], path=path, exact=False, opening=4)
+    evaluation = EvaluationSettings(games=1, engines=tuple(args.engine), engine_games=args.games, opponents=(),
+                                    exact=False, opening=4)
+    scores = evaluate_best_player(game, SearchSettings(sims=args.sims), evaluation, path=path)
     return {opponent_name(command): scores[command]['all'] for command in args.engine}
 
 

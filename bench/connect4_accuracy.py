@@ -26,6 +26,7 @@ from alphazero.cli.run import run  # noqa: E402
 from alphazero.game.paths import playing_model_path  # noqa: E402
 from alphazero.network.load import load_network  # noqa: E402
 from alphazero.play.players import MctsPlayer  # noqa: E402
+from alphazero.settings import SearchSettings  # noqa: E402
 
 POSITIONS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'connect4_positions.json')
 
@@ -56,7 +57,7 @@ def accuracy(network, positions, sims):
     evaluator = Evaluator(network)
     policies, values = evaluator(states)
     prior_actions = [max(s.legal_actions(), key=lambda a: p[a]) for s, p in zip(states, policies)]
-    player = MctsPlayer(evaluator, sims, 0.0, np.random.default_rng(0))
+    player = MctsPlayer(evaluator, SearchSettings(sims=sims), 0.0, np.random.default_rng(0))
     search_actions = [action for action, _ in player.choose(states)]
     return {'positions': len(states), 'search': keeps(search_actions), 'policy': keeps(prior_actions),
             'value': float(np.mean(np.clip(np.round(values), -1, 1) == best))}

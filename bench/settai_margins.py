@@ -39,10 +39,10 @@ from alphazero.network.load import load_network  # noqa: E402
 from alphazero.limits import engine_command, whole_number  # noqa: E402
 from alphazero.play.players import FunctionPlayer, MctsPlayer
 from alphazero.engines.players import engine_player, opponent_name
-from alphazero.play.matches import match_pairings
+from alphazero.play.matches import Match, play_matches
 from alphazero.play.openings import paired_openings
-from alphazero.play.loop import play_games
 from alphazero.play.settai import settai_for
+from alphazero.settings import SearchSettings  # noqa: E402
 
 MODES = ('normal', 'settai')
 
@@ -66,20 +66,25 @@ def measure(game, path, sims, commands, games, opening, seed, fixed=None):
     network, _ = load_network(path, game)
     rng = np.random.default_rng(seed)
     openings = paired_openings(game, opening, games, rng)
-    models = {mode: MctsPlayer(Evaluator(network), sims, 0.0, rng, settai=settai_for(game, mode == 'settai'))
+    models = {mode: MctsPlayer(Evaluator(network), SearchSettings(sims=sims), 0.0, rng,
+                             settai=settai_for(game, mode == 'settai'))
               for mode in MODES}
     with contextlib.ExitStack() as stack:
         opponents = {opponent_name(name): FunctionPlayer(action) for name, action in game.opponents().items()
                      if fixed is None or opponent_name(name) in fixed}
         for command in commands:
             opponents[opponent_name(command)] = stack.enter_context(engine_player(command, game))
-        matches = [(mode, name) for mode in MODES for name in opponents]
-        pairings = [pair for mode, name in matches for pair in match_pairings(models[mode], opponents[name], games)]
-        with tqdm(total=len(pairings), desc='normal and settai games', unit='game') as progress:
-            results = play_games(game.State, pairings, progress=progress, openings=openings * len(matches))
+        matches = [Match((mode, name), models[mode], opponents[name], openings) for mode in MODES for name in opponents]
+        results = {}
+
+        def finished(match, i, result):
+            results[match.key, i] = result
+        with tqdm(total=games * len(matches), desc='normal and settai games', unit='game') as progress:
+            play_matches(game, matches, progress=progress, finished=finished)
     outcomes = {mode: {} for mode in MODES}
-    for index, (mode, name) in enumerate(matches):
-        outcomes[mode][name] = final_margins(game, results[index * games:(index + 1) * games])
+    for match in matches:
+        mode, name = match.key
+        outcomes[mode][name] = final_margins(game, [results[match.key, i] for i in range(games)])
     return outcomes
 
 

@@ -1,6 +1,9 @@
-"""Shared fixtures: tests run in a temporary folder (the scripts write ./model and ./data there)
-with tiny real networks (1 residual block, 8 filters)."""
+"""Shared fixtures and helpers: tests run in a temporary folder (the scripts write ./model and ./data
+there) with tiny real networks (1 residual block, 8 filters)."""
+import hashlib
 import os
+import random
+import subprocess
 import sys
 
 import pytest
@@ -56,7 +59,7 @@ def tiny_best(workdir):
 
 
 def stop_play_games(module, monkeypatch, stop_after, played):
-    """Make `module` play its games with the real play_games, stopped by KeyboardInterrupt (as by
+    """Make `module` (the match runner) play its games with the real play_games, stopped by KeyboardInterrupt (as by
     Ctrl-C or a kill) once `stop_after` of a call's games have ended (None: never); the number of
     games of each call goes into `played`."""
     from alphazero.play.loop import play_games as real_play_games
@@ -72,3 +75,65 @@ def stop_play_games(module, monkeypatch, stop_after, played):
             finished(index, result)
         return real_play_games(state, pairings, *args, finished=stopping, **kwargs)
     monkeypatch.setattr(module, 'play_games', play_games)
+
+
+def run_script(name, *args, cwd, timeout=600):
+    """Run a stage script of the repository as a user would, in `cwd`, with no input."""
+    return subprocess.run([sys.executable, os.path.join(REPO, name), *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+def state_from(mine, theirs):
+    """A tic-tac-toe position: the side to move holds `mine`, the other side `theirs`."""
+    pieces, enemy = [0] * 9, [0] * 9
+    for i in mine:
+        pieces[i] = 1
+    for i in theirs:
+        enemy[i] = 1
+    return game.State(pieces, enemy)
+
+
+def write_tiny_model(directory, name):
+    path = os.path.join(directory, f'{name}.h5')
+    from alphazero.game.registry import load_game
+    from alphazero.network.model_file import save_model
+    save_model(tiny_model(rules=load_game(name)), path)
+    return path
+
+
+def tiny_exported_model(name, sims):
+    """runs/NAME/model/best.h5, a tiny untrained network that records `sims`, and its ONNX export."""
+    from alphazero.game.registry import load_game
+    from alphazero.network.model_file import save_model
+    from export import export
+    game = load_game(name)
+    save_model(tiny_model(0, rules=game), f'runs/{name}/model/best.h5', sims=sims)
+    export(f'runs/{name}/model/best.h5', game=game)
+
+
+def tree_digest(directory):
+    """One hash of every file below `directory` (names and contents)."""
+    digest = hashlib.sha256()
+    for root, _, files in sorted(os.walk(directory)):
+        for name in sorted(files):
+            path = os.path.join(root, name)
+            digest.update(path.encode())
+            digest.update(open(path, 'rb').read())
+    return digest.hexdigest()
+
+
+def random_records(count, seed=0, choose=None, random_moves=60):
+    """The moves (no passes) of `count` 8x8 Othello games: `random_moves` random ones, then `choose(state)`'s."""
+    from alphazero.game.registry import load_game
+    othello8 = load_game('othello8')
+    rng = random.Random(seed)
+    games = []
+    for _ in range(count):
+        state, moves = othello8.State(), []
+        while not state.is_done():
+            action = rng.choice(state.legal_actions()) if len(moves) < random_moves else choose(state)
+            if action != othello8.PASS:
+                moves.append(action)
+            state = state.next(action)
+        games.append(moves)
+    return games

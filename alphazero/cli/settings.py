@@ -13,22 +13,38 @@ import sys
 from alphazero import REPO
 from alphazero.errors import UserError
 from alphazero.game.registry import GAMES
+from alphazero.settings import (
+    CycleSettings,
+    EvaluationSettings,
+    ExplorationSettings,
+    NetworkSettings,
+    PlaySettings,
+    SearchSettings,
+    SelfPlaySettings,
+    TrainingSettings,
+    flagged,
+)
 
 CONFIG_DIR = os.path.join(REPO, 'config')
 
 
-# The purposes of a recipe and the settings each may hold (each one a flag of train_cycle.py)
+# The purposes of a recipe, each the settings object it fills (alphazero/settings.py); a recipe may
+# set each of its flagged fields
 PURPOSES = {
-    'network': ('network', 'filters', 'blocks', 'width', 'layers', 'heads', 'margin_head'),  # dual_network.py
-    'search': ('sims', 'gumbel', 'fpu', 'margin_weight'),                     # every search
-    'self_play': ('games', 'parallel'),                                       # self_play.py
-    'exploration': ('dirichlet', 'random_opening', 'greedy_after', 'peek', 'q_ratio'),  # self_play.py
-    'training': ('samples', 'window', 'epochs', 'symmetries', 'learning_rate'),  # train_network.py
-    'play': ('play_sims',),                                                   # what a saved model records
-    'evaluation': ('opening',),                                               # evaluate_best_player.py
-    'cycle': ('cycles', 'minutes', 'cpu_minutes', 'gate', 'eval_games', 'best_games', 'best_every', 'keep_every', 'until_perfect'),
-    'student': ('network', 'filters', 'blocks'),                               # distill.py's student
+    'network': NetworkSettings,          # dual_network.py
+    'search': SearchSettings,            # every search
+    'self_play': SelfPlaySettings,       # self_play.py
+    'exploration': ExplorationSettings,  # self_play.py
+    'training': TrainingSettings,        # train_network.py
+    'play': PlaySettings,                # what a saved model records
+    'evaluation': EvaluationSettings,    # evaluate_best_player.py
+    'cycle': CycleSettings,              # train_cycle.py
+    'student': NetworkSettings,          # distill.py's student
 }
+
+
+def allowed(purpose):
+    return [item.name for item in flagged(PURPOSES[purpose])]
 
 
 ALL_PURPOSES = tuple(purpose for purpose in PURPOSES if purpose != 'student')  # what train_cycle.py trains with
@@ -43,7 +59,7 @@ def read_recipe(name):
     for purpose, values in recipe.items():
         if purpose not in PURPOSES:
             raise UserError(f'{path}: {purpose!r} is not a purpose of a recipe; use {", ".join(PURPOSES)}')
-        check_settings(values, PURPOSES[purpose], f'{path}: {purpose}')
+        check_settings(values, allowed(purpose), f'{path}: {purpose}')
     return recipe
 
 
@@ -60,7 +76,7 @@ def recipe_defaults(name, purposes, preset=None):
     recipe = read_recipe(name)
     defaults = {key: value for purpose in purposes for key, value in recipe.get(purpose, {}).items()}
     if preset:
-        check_settings(preset, [key for purpose in purposes for key in PURPOSES[purpose]], 'the preset')
+        check_settings(preset, [key for purpose in purposes for key in allowed(purpose)], 'the preset')
         defaults.update(preset)
     return defaults
 

@@ -21,6 +21,7 @@ import time
 
 from alphazero.errors import UserError
 from alphazero.game.notation import action_names, parse_move
+from alphazero.play.loop import RemotePlayer
 
 COLORS = ('black', 'white')  # the first player, the second player
 
@@ -148,8 +149,8 @@ class EngineGame:
         self.told = 0       # moves told (the engine's own included)
 
 
-class EnginePlayer:
-    """A GTP engine as a player of match.play_games: one engine process per live game.
+class EnginePlayer(RemotePlayer):
+    """A GTP engine as a player of play_games: one engine process per live game.
 
     Before each genmove the engine is told the moves it has not seen yet (the opening and the
     opponent's moves). Passes are sent as `play COLOR pass`; an engine that skips passes by itself
@@ -196,9 +197,6 @@ class EnginePlayer:
             engine.ask('clear_board')
             self.games[key] = EngineGame(engine, live_game, self.game.State())
         return self.games[key]
-
-    def choose(self, states, games):
-        return self.ask(states, games)()
 
     def ask(self, states, games):
         """Tell every engine the moves it has not seen and ask for its move; they all think at once,

@@ -19,6 +19,7 @@ UsiEnginePlayer is a player for alphazero/match.py: one engine process per live 
 at once; every move it answers is checked against our rules.
 """
 from alphazero.engines.gtp import EngineError, EngineProcess
+from alphazero.play.loop import RemotePlayer
 
 DEFAULT_GO = 'go btime 0 wtime 0 byoyomi 1000'
 
@@ -83,8 +84,8 @@ class UsiProcess(EngineProcess):
         return words[1]
 
 
-class UsiEnginePlayer:
-    """A USI (or UCI) engine as a player of match.play_games: one engine process per live game (a
+class UsiEnginePlayer(RemotePlayer):
+    """A USI (or UCI) engine as a player of play_games: one engine process per live game (a
     finished game's process plays the next game after `usinewgame`). An answer that is not a legal
     move ends the match with a message saying so; `resign` and a valid `win` end the game. The
     game's State tells the engine the game (usi_position(), or uci_position() for UCI) and reads its
@@ -120,9 +121,6 @@ class UsiEnginePlayer:
             engine.write(self.protocol + 'newgame')
             self.engines[key] = (engine, live_game)
         return self.engines[key][0]
-
-    def choose(self, states, games):
-        return self.ask(states, games)()
 
     def ask(self, states, games):
         """Every engine is told its game and starts thinking, in its own process, until the returned

@@ -15,6 +15,7 @@ import numpy as np
 
 from alphazero.game.values import player_value, terminal_value
 from alphazero.play.players import MctsPlayer
+from alphazero.settings import SearchSettings
 
 RESULT_NAMES = {1: 'win', 0: 'draw', -1: 'loss'}
 
@@ -65,7 +66,7 @@ def games_against_perfect(game, table, player, model_first):
 
 def exact_strength(game, evaluator, sims, table=None):
     table = table or solve(game)
-    player = MctsPlayer(evaluator, sims, 0.0, np.random.default_rng(0))
+    player = MctsPlayer(evaluator, SearchSettings(sims=sims), 0.0, np.random.default_rng(0))
     positions = [state for state, _ in table.values() if not state.is_done()]
     truth = np.array([table[position_key(s)][1] for s in positions])
 

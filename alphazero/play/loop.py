@@ -10,6 +10,27 @@ from typing import Optional
 from alphazero.game.values import player_value, value_for
 
 
+class Player:
+    """What play_games plays with: choose(states, games) answers many live games at once, one
+    (action, Searched or None) per state, where games[i] is the LiveGame of states[i]. An action
+    may also be an engine's claim, 'resign' or 'win'."""
+
+    def choose(self, states, games=None):
+        raise NotImplementedError
+
+
+class RemotePlayer(Player):
+    """A player that thinks in processes of its own (an engine: alphazero/engines/). play_games asks
+    it first, so that it thinks while the searches here run: ask(states, games) sends the positions
+    and returns a function that reads the answers."""
+
+    def ask(self, states, games):
+        raise NotImplementedError
+
+    def choose(self, states, games=None):
+        return self.ask(states, games)()
+
+
 @dataclass
 class LiveGame:
     """A game being played: game `index` of the pairings, started by the `opening`
@@ -72,9 +93,9 @@ def play_games(new_state, pairings, parallel=None, record=False, progress=None, 
             player = pairings[index][0 if game.state.is_first_player() else 1]
             by_player.setdefault(id(player), (player, []))[1].append(game)
         asked = [(games, player.ask([game.state for game in games], games))
-                 for player, games in by_player.values() if hasattr(player, 'ask')]
+                 for player, games in by_player.values() if isinstance(player, RemotePlayer)]
         chosen = [(games, player.choose([game.state for game in games], games))
-                  for player, games in by_player.values() if not hasattr(player, 'ask')]
+                  for player, games in by_player.values() if not isinstance(player, RemotePlayer)]
         chosen += [(games, read_answers()) for games, read_answers in asked]
         for games, choices in chosen:
             for game, (action, searched) in zip(games, choices):

@@ -1,11 +1,28 @@
-"""Matches between two players: colours alternating, each game scored for the player."""
-from alphazero.play.loop import play_games
+"""The match runner behind every measurement: matches between two players, colours alternating,
+varied openings, the same deal twice when the game deals at random, every match's games played at
+once, each game's point kept as it ends (alphazero/play/resumable.py), so that a stopped
+measurement goes on where it stopped."""
+from dataclasses import dataclass
+
+from alphazero.play.loop import Player, play_games
 from alphazero.play.openings import duplicate_starts
 
 
-def match_pairings(player, opponent, game_count):
-    """Games between `player` and `opponent`: `player` moves first in the even-numbered games."""
-    return [(player, opponent) if i % 2 == 0 else (opponent, player) for i in range(game_count)]
+@dataclass
+class Match:
+    """Games of `player` against `opponent`: the player moves first in the even-numbered games, and
+    game i starts after the moves openings[i] (one list per game; [] starts from the start)."""
+    key: tuple          # how the match's points are named, e.g. ('level 3', 'VS_Random')
+    player: Player
+    opponent: Player
+    openings: list
+
+    @property
+    def games(self):
+        return len(self.openings)
+
+    def pairing(self, i):
+        return (self.player, self.opponent) if i % 2 == 0 else (self.opponent, self.player)
 
 
 def game_point(result, first_player):
@@ -13,15 +30,33 @@ def game_point(result, first_player):
     return (result.value(first_player) + 1) / 2
 
 
-def player_points(results):
-    """The points, game by game, of the player who moved first in the even-numbered games."""
-    return [game_point(game, i % 2 == 0) for i, game in enumerate(results)]
+def play_matches(game, matches, parallel=None, progress=None, done=None, keep=None, finished=None):
+    """Play every Match, all games at once (their players' searches share network calls), up to
+    `parallel` at a time; returns {key: the player's points, game by game}. `done`: {key: points, None
+    for a game not played} of a stopped measurement, whose games are not played again; `keep(done)`
+    hears after each game, and `finished(match, i, live_game)` of each finished game."""
+    done = {} if done is None else done
+    todo = [(match, i) for match in matches for i in range(match.games)
+            if done.get(match.key, [None] * match.games)[i] is None]
+    starts = {match.key: duplicate_starts(game, match.games) for match in matches}
+    if progress is not None:
+        progress.update(sum(match.games for match in matches) - len(todo))
+
+    def ended(index, result):
+        match, i = todo[index]
+        done.setdefault(match.key, [None] * match.games)[i] = game_point(result, i % 2 == 0)
+        if keep:
+            keep(done)
+        if finished:
+            finished(match, i, result)
+    if todo:
+        play_games(game.State, [match.pairing(i) for match, i in todo], parallel, progress=progress,
+                   openings=[match.openings[i] for match, i in todo], finished=ended,
+                   starts=[starts[match.key][i] for match, i in todo] if game.RANDOM_START else None)
+    return {match.key: done[match.key] for match in matches}
 
 
 def play_match(game, player, opponent, count, progress=None, openings=None):
-    """`count` games, colours alternating (the player first in even games), from the same deal in
-    pairs when the game deals at random, game i after the moves openings[i] (none by default);
-    returns the player's points, game by game."""
-    results = play_games(game.State, match_pairings(player, opponent, count), progress=progress,
-                         openings=openings, starts=duplicate_starts(game, count))
-    return player_points(results)
+    """One match of `count` games (from the start unless `openings`); the player's points, game by game."""
+    match = Match(('player', 'opponent'), player, opponent, openings or [[] for _ in range(count)])
+    return play_matches(game, [match], progress=progress)[match.key]

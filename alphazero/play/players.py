@@ -1,8 +1,7 @@
 """The players behind self-play, the evaluations and the levels: the search (MctsPlayer), the policy
 alone (PolicyPlayer) and the book's functions (FunctionPlayer).
 
-A player chooses moves for a list of live games at once: `choose(states, games)` returns one action
-and one Searched (or None) per state, where games[i] is the LiveGame that states[i] belongs to."""
+Each is a Player (alphazero/play/loop.py): choose(states, games) answers many live games at once."""
 from typing import NamedTuple
 
 import numpy as np
@@ -11,6 +10,7 @@ from alphazero.errors import UserError
 from alphazero.game.values import terminal_value
 from alphazero.network.load import load_network
 from alphazero.network.runtimes import set_margin_weight
+from alphazero.play.loop import Player
 from alphazero.play.settai import (
     SETTAI_MIN_SIMS,
     SettaiDrift,
@@ -20,7 +20,8 @@ from alphazero.play.settai import (
 )
 from alphazero.search.evaluator import Evaluator
 from alphazero.search.scores import searched_value, visits_to_scores
-from alphazero.search.search import SearchOptions, search_roots
+from alphazero.search.search import search_roots
+from alphazero.settings import ExplorationSettings, SearchSettings
 
 DETERMINIZATIONS = 4  # samples of the hidden information searched per move (games that have some)
 
@@ -33,7 +34,7 @@ class Searched(NamedTuple):
     value: float
 
 
-class MctsPlayer:
+class MctsPlayer(Player):
     """PV-MCTS over a batch of states, choosing by the visit counts at a temperature: choose()
     returns (action, Searched) per state. From ply `greedy_after` of a game on, it plays the most
     visited move (the move distribution it returns stays the one at the temperature).
@@ -42,28 +43,28 @@ class MctsPlayer:
     is drawn anew from what the player can see; the player then searches `samples` such states per
     move and adds up their visit counts, so it never uses what it cannot see.
 
-    Beyond the book: `options` (alphazero/search/search.py's SearchOptions) change the search; when
-    the root policy chooses the move itself (Gumbel's, sampled at a temperature above 0 before
-    `greedy_after`), the player plays it and the move distribution is the search's improved policy.
+    `search` (SearchSettings) says how it searches, and `exploration` (ExplorationSettings, self-play's)
+    how it tries moves its network would not: root noise, and greedy_after. When the root policy
+    chooses the move itself (Gumbel's, sampled at a temperature above 0 before greedy_after), the
+    player plays it and the move distribution is the search's improved policy.
     `settai` (a Settai, from settai_for) plays a close game, not a win: settai_choice over every
     move's search, or settai_endgame near the end."""
 
-    def __init__(self, evaluator, sims, temperature, rng, dirichlet_alpha=0.0, dirichlet_weight=0.25,
-                 greedy_after=None, determinize=None, samples=DETERMINIZATIONS, options=SearchOptions(), settai=None):
-        if determinize is not None and (options.gumbel or settai):
+    def __init__(self, evaluator, search, temperature, rng, exploration=ExplorationSettings(), determinize=None,
+                 samples=DETERMINIZATIONS, settai=None):
+        if determinize is not None and (search.gumbel or settai):
             raise UserError('Gumbel root search and settai mode need the whole position: this game hides part of it '
                             '(self-play may see it: leave out --no-peek)')
-        if options.margin_weight:
-            set_margin_weight(evaluator.network, options.margin_weight, 'the model')
+        if search.margin_weight:
+            set_margin_weight(evaluator.network, search.margin_weight, 'the model')
         self.evaluator = evaluator
-        self.sims = sims
+        self.settings = search
         self.temperature = temperature
         self.rng = rng
-        self.root_noise = (dirichlet_alpha, dirichlet_weight, rng) if dirichlet_alpha > 0 else None
-        self.greedy_after = greedy_after
+        self.root_noise = (exploration.dirichlet, exploration.dirichlet_weight, rng) if exploration.dirichlet > 0 else None
+        self.greedy_after = exploration.greedy_after
         self.determinize = determinize
         self.samples = samples
-        self.options = options
         self.settai = settai
         self.settai_drift = SettaiDrift() if settai and settai.final_margin else None
 
@@ -75,9 +76,9 @@ class MctsPlayer:
         sample = self.temperature > 0
         scales = [0.0 if g or not sample else 1.0 for g in greedy]
         if self.determinize is None:
-            return search_roots(self.evaluator, states, self.sims, self.options, self.root_noise, (scales, self.rng))
+            return search_roots(self.evaluator, states, self.settings, self.root_noise, (scales, self.rng))
         drawn = [self.determinize(state, self.rng) for state in states for _ in range(self.samples)]
-        result = search_roots(self.evaluator, drawn, self.sims, self.options, self.root_noise)
+        result = search_roots(self.evaluator, drawn, self.settings, self.root_noise)
         visits = result.visits.reshape(len(states), self.samples, -1)
         q = result.q.reshape(len(states), self.samples, -1)
         result.q = (visits * q).sum(axis=1) / np.maximum(visits.sum(axis=1), 1)  # each move's Q over all samples
@@ -120,10 +121,10 @@ class MctsPlayer:
         children = [[(a, state.next(a)) for a in state.legal_actions()] for state in states]
         open_children = [child for moves, known in zip(children, exact) if known is None
                          for _, child in moves if not child.is_done()]
-        count = max(SETTAI_MIN_SIMS, self.sims)
         values = iter([])
         if open_children:  # each child's value for its side to move: the visit-weighted mean of its moves' Q
-            result = search_roots(self.evaluator, open_children, count, self.options)
+            result = search_roots(self.evaluator, open_children,
+                                  self.settings.with_sims(max(SETTAI_MIN_SIMS, self.settings.sims)))
             values = iter(searched_value(result.visits, result.q))
         # The network's own values (and margins) of each position and of each move's, for the side to
         # move now: the drift's measure, and the margins settai_choice aims with
@@ -149,7 +150,7 @@ class MctsPlayer:
         return choices
 
 
-class PolicyPlayer:
+class PolicyPlayer(Player):
     """The network's policy alone, no search (the weakest levels): its most likely legal move at
     temperature 0, else a legal move drawn from the policy's probabilities raised to 1/temperature.
     Returns (action, None) per state."""
@@ -172,16 +173,16 @@ def policy_choice(state, policy, temperature, rng):
     return int(rng.choice(legal_actions, p=scores / scores.sum()))
 
 
-def level_player(evaluator, level, rng, determinize=None, settai=None, options=SearchOptions()):
-    """The player of a level (alphazero/levels.py): its policy alone at 0 simulations, else its
-    search (with `options`; in settai mode, settai_choice over searches of at least SETTAI_MIN_SIMS)."""
+def level_player(evaluator, level, rng, determinize=None, settai=None, search=SearchSettings()):
+    """The player of a level (alphazero/levels.py): its policy alone at 0 simulations, else `search`
+    at the level's simulations (in settai mode, settai_choice over searches of at least SETTAI_MIN_SIMS)."""
     if level.simulations == 0 and not settai:
         return PolicyPlayer(evaluator, level.temperature, rng)
-    return MctsPlayer(evaluator, level.simulations, level.temperature, rng, determinize=determinize, options=options,
-                      settai=settai)
+    return MctsPlayer(evaluator, search.with_sims(max(1, level.simulations)), level.temperature, rng,
+                      determinize=determinize, settai=settai)
 
 
-class FunctionPlayer:
+class FunctionPlayer(Player):
     """A book-style player (a function from a state to an action), one state at a time."""
 
     def __init__(self, action_function):
@@ -193,8 +194,7 @@ class FunctionPlayer:
 
 # A search player for a model file; in a game with hidden information it searches only what it can
 # see (samples of the rest), as whenever it plays someone else
-def mcts_player(path, game, sims, temperature, cache=True, backend='auto', seed=None,
-                options=SearchOptions(), settai=False):
+def mcts_player(path, game, search, temperature, backend='auto', seed=None, settai=False):
     network, _ = load_network(path, game, backend)
-    return MctsPlayer(Evaluator(network, cache), sims, temperature, np.random.default_rng(seed),
-                      determinize=game.determinize, options=options, settai=settai_for(game, settai))
+    return MctsPlayer(Evaluator(network, search.cache), search, temperature, np.random.default_rng(seed),
+                      determinize=game.determinize, settai=settai_for(game, settai))

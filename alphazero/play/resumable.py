@@ -28,26 +28,33 @@ def held_results(path, settings, entries, kind):
     return content
 
 
-def read_kept(path, settings, field, parse):
-    """(openings, parse(items)) that a stopped measurement kept in `path` under `field`, when it was
-    made with the same `settings`; else (None, parse([])). The caller says how far it had got."""
-    if not path or not os.path.exists(path):
-        return None, parse([])
-    try:
-        with open(path, encoding='utf-8') as f:
-            content = json.load(f)
-        if content['settings'] != settings:
-            print(f'{path} was kept for other settings ({", ".join(settings)}): starting afresh')
-            return None, parse([])
-        played = parse(content[field])
-        openings = [[int(move) for move in opening] for opening in content['openings']]
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        raise UserError(f'{path} is not a readable measurement ({error}): remove it, then measure again') from None
-    return openings, played
+class KeptMatches:
+    """The points of a measurement's matches kept in a file as each game ends (play_matches' `done`
+    and `keep`), with the `settings` ({name: value}) and the openings they were played with. The
+    same measurement run again after a stop reads them back and plays only the games not kept; a
+    file kept for other settings is set aside with a line that says so. No path: nothing is kept."""
 
+    def __init__(self, path, settings):
+        self.path, self.settings = path, json.loads(json.dumps({**settings, 'kept': 'matches'}))  # as read back
+        self.openings, self.done = None, {}
+        if not path or not os.path.exists(path):
+            return
+        try:
+            with open(path, encoding='utf-8') as f:
+                content = json.load(f)
+            if content['settings'] != self.settings:
+                print(f'{path} was kept for other settings ({", ".join(settings)}): starting afresh')
+                return
+            self.done = {tuple(entry[:-1]): [None if p is None else float(p) for p in entry[-1]]
+                         for entry in content['matches']}
+            self.openings = [[int(move) for move in opening] for opening in content['openings']]
+        except (OSError, ValueError, KeyError, TypeError, IndexError) as error:
+            raise UserError(f'{path} is not a readable measurement ({error}): remove it, then measure again') from None
+        played = sum(p is not None for points in self.done.values() for p in points)
+        print(f'going on from {path}: {played} games played already')
 
-def write_kept(path, settings, openings, field, items):
-    """Keep a measurement's settings, openings and what it has played (`items` under `field`)."""
-    content = {'settings': settings, 'openings': [[int(move) for move in opening] for opening in openings],
-               field: items}
-    write_json(path, content)
+    def keep(self, done):
+        if self.path:
+            content = {'settings': self.settings, 'openings': [[int(move) for move in opening] for opening in self.openings],
+                       'matches': [[*key, points] for key, points in done.items()]}
+            write_json(self.path, content)

@@ -14,6 +14,7 @@ again, with the same seed, by a worker still alive: no game is lost or counted t
 import hashlib
 import os
 import random
+from dataclasses import replace
 
 import numpy as np
 
@@ -26,7 +27,6 @@ from alphazero.play.matches import play_match
 from alphazero.play.players import FunctionPlayer, MctsPlayer
 from alphazero.play.self_play_games import play_self_play
 from alphazero.search.evaluator import Evaluator
-from alphazero.search.search import SearchOptions
 
 # The code the workers run: the project folder, sent by Ray to every machine (without data and tools).
 # Ray reads these as .gitignore patterns: the leading / keeps alphazero/data and alphazero/records in
@@ -67,9 +67,12 @@ class GameWorker:
         self.threads = threads
         self.networks = {}   # the models sent, by hash: the latest two (latest and best)
 
-    # The model as sent: its hash, and its bytes (from the object store); a session per version
+    # The model as sent: its hash, and its bytes (from the object store: a reference when it came
+    # inside a match's models, fetched only when this worker has no session for it yet)
     def network_for(self, key, content):
         if key not in self.networks:
+            if not isinstance(content, bytes):
+                content = import_ray().get(content)
             self.networks = {k: v for k, v in list(self.networks.items())[-1:]}
             self.networks[key] = OnnxNetwork(content, threads=self.threads)
         return self.networks[key]
@@ -77,20 +80,19 @@ class GameWorker:
     # `count` games of the model against another model (opponent_key, opponent_content) or the
     # game's fixed player named `opponent_name`, after `openings`; the model moves first in even games.
     # Its points.
-    def match(self, key, content, opponent_key, opponent_content, opponent_name, game_name, count, sims, temperature,
-              seed, openings, options):
+    def match(self, models, opponent_name, game_name, count, search, temperature, seed, openings):
         game = load_game(game_name)
         rng = np.random.default_rng(seed)
         random.seed(int(rng.integers(2 ** 32)))  # the fixed players and the deals draw from `random`
 
-        def searcher(network):
-            return MctsPlayer(Evaluator(network), sims, temperature, rng, determinize=game.determinize, options=options)
-        opponent = (FunctionPlayer(game.opponents()[opponent_name]) if opponent_name
-                    else searcher(self.network_for(opponent_key, opponent_content)))
-        return play_match(game, searcher(self.network_for(key, content)), opponent, count, openings=openings)
+        def searcher(model):
+            return MctsPlayer(Evaluator(self.network_for(*model), search.cache), search, temperature, rng, determinize=game.determinize)
+        model, opponent_model = models
+        opponent = FunctionPlayer(game.opponents()[opponent_name]) if opponent_name else searcher(opponent_model)
+        return play_match(game, searcher(model), opponent, count, openings=openings)
 
-    def self_play(self, key, content, game_name, count, settings, seed):
-        return play_self_play(load_game(game_name), self.network_for(key, content), count, settings,
+    def self_play(self, key, content, game_name, plays, search, exploration, seed):
+        return play_self_play(load_game(game_name), self.network_for(key, content), plays, search, exploration,
                               np.random.default_rng(seed))
 
     def pid(self):
@@ -156,12 +158,14 @@ class WorkerPool:
                     raise UserError('every Ray worker died; see the Ray logs (/tmp/ray/session_latest/logs)') from None
         return results
 
-    def self_play(self, game, onnx_path, count, settings, seed=None):
-        """Self-play of `count` games; the same (position, policy, value) arrays and counts as
-        match.play_self_play, the chunks concatenated in order."""
+    def self_play(self, game, onnx_path, plays, search, exploration, seed=None):
+        """Self-play of plays.games games; the same (position, policy, value, margin) arrays and counts
+        as play_self_play, the chunks concatenated in order."""
         key, content = self.share_model(onnx_path)
+        count = plays.games
         sizes = [count // self.workers + (i < count % self.workers) for i in range(self.workers)]
-        chunks = [(key, content, game.NAME, size, settings, None if seed is None else [seed, i])
+        chunks = [(key, content, game.NAME, replace(plays, games=size), search, exploration,
+                   None if seed is None else [seed, i])
                   for i, size in enumerate(sizes) if size]
         results = self.run('self_play', chunks)
         arrays = tuple(None if parts[0] is None else np.concatenate(parts)  # a game without margins has None
@@ -171,18 +175,16 @@ class WorkerPool:
         return arrays, {'evaluations': evaluations, 'lookups': lookups,
                         'hit_rate': 1 - evaluations / lookups if lookups else 0.0}
 
-    def match(self, game, onnx_path, opponent, count, sims, temperature=0.0, seed=None, openings=None, options=None):
+    def match(self, game, onnx_path, opponent, count, search, temperature=0.0, seed=None, openings=None):
         """The model's points, game by game, against `opponent`: another .onnx file or the name of
         one of the game's fixed players; the model first in even games, game i after the moves
-        openings[i], as match.play_match."""
-        key, content = self.share_model(onnx_path)
-        opponent_key, opponent_content, opponent_name = None, None, opponent
+        openings[i], as alphazero/play/matches.py's play_match."""
+        model, opponent_model, opponent_name = self.share_model(onnx_path), None, opponent
         if opponent.endswith('.onnx'):
-            opponent_key, opponent_content, opponent_name = *self.share_model(opponent, slot=1), None
+            opponent_model, opponent_name = self.share_model(opponent, slot=1), None
         # Chunks of an even number of games, so that colours keep alternating and deals keep their pairs
         size = 2 * -(-count // (2 * self.workers))
-        chunks = [(key, content, opponent_key, opponent_content, opponent_name, game.NAME, min(size, count - start), sims,
-                   temperature, None if seed is None else [seed, start], openings and openings[start:start + size],
-                   options or SearchOptions())
+        chunks = [((model, opponent_model), opponent_name, game.NAME, min(size, count - start), search, temperature,
+                   None if seed is None else [seed, start], openings and openings[start:start + size])
                   for start in range(0, count, size)]
         return [point for points in self.run('match', chunks) for point in points]

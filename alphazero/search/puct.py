@@ -7,7 +7,7 @@ already visited).
 """
 import numpy as np
 
-C_PUCT = 1.0  # weight of the prior in the PUCT rule (the book's pv_mcts.py)
+from alphazero.settings import C_PUCT
 
 
 def zero_for_unvisited(tree, games, nodes, n, p):

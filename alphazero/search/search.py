@@ -5,8 +5,8 @@ the new leaves of all games and evaluates them in one network call. The rules ar
 pv_mcts.py (the reference): PUCT with C_PUCT, terminal values -1 (lost) and 0 (draw), the value
 negated at each level on the way back, first maximum on ties.
 
-Beyond the book, each off unless SearchOptions asks for it (docs/recipes.md says what each buys):
-first-play urgency (puct.py) and Gumbel's root policy (gumbel.py).
+Beyond the book, each off unless SearchSettings (alphazero/settings.py) ask for it (docs/recipes.md
+says what each buys): first-play urgency (puct.py) and Gumbel's root policy (gumbel.py).
 """
 from dataclasses import dataclass
 from typing import Optional
@@ -16,36 +16,26 @@ import numpy as np
 from alphazero.search.gumbel import GumbelRoot
 from alphazero.search.noise import add_dirichlet_noise
 from alphazero.search.puct import (
-    C_PUCT,
     PuctRoot,
     first_play_urgency,
     puct_selection,
     zero_for_unvisited,
 )
 from alphazero.search.tree import Tree
+from alphazero.settings import C_PUCT, SearchSettings
 
 
-@dataclass(frozen=True)
-class SearchOptions:
-    """How the search differs from the book's; the defaults are the book's search."""
-    c_puct: float = C_PUCT
-    fpu_reduction: Optional[float] = None  # None: an unvisited move's Q is 0, as in the book
-    gumbel_considered: int = 0             # moves the Gumbel root search considers (16 in the paper); 0 is PUCT
-    margin_weight: float = 0.0             # a margin head's share in the value of a position (network/runtimes.py)
+def selection_below(settings):
+    """The selection rule below the root: the book's PUCT, with first-play urgency when asked for."""
+    unvisited = zero_for_unvisited if settings.fpu is None else first_play_urgency(settings.fpu)
+    return puct_selection(settings.c_puct, unvisited)
 
-    @property
-    def gumbel(self):
-        return self.gumbel_considered > 0
 
-    def selection(self):
-        """The selection rule below the root."""
-        unvisited = zero_for_unvisited if self.fpu_reduction is None else first_play_urgency(self.fpu_reduction)
-        return puct_selection(self.c_puct, unvisited)
-
-    def root_policy(self, tree, simulations, gumbel_noise=None):
-        if self.gumbel:
-            return GumbelRoot(tree, self.gumbel_considered, simulations, gumbel_noise)
-        return PuctRoot(self.selection())
+def root_policy(settings, tree, simulations, gumbel_noise=None):
+    """The root policy: Gumbel's when it considers some moves, else PUCT's as below the root."""
+    if settings.gumbel:
+        return GumbelRoot(tree, settings.gumbel, simulations, gumbel_noise)
+    return PuctRoot(selection_below(settings))
 
 
 @dataclass
@@ -60,19 +50,19 @@ class SearchResult:
     lines: Optional[list] = None         # per root: (principal line, its value), when asked for
 
 
-def search_roots(evaluator, roots, sims, options=SearchOptions(), root_noise=None, gumbel_noise=None,
-                 with_lines=False):
-    """Search every root with `sims` simulations (the first evaluates the roots) and return a
+def search_roots(evaluator, roots, settings=SearchSettings(), root_noise=None, gumbel_noise=None, with_lines=False):
+    """Search every root with settings.sims simulations (the first evaluates the roots) and return a
     SearchResult. root_noise: None (the book), or (alpha, weight, rng) for Dirichlet noise on the
     roots' priors. gumbel_noise: with Gumbel's root policy, (scales, rng) (gumbel.py's GumbelRoot)."""
+    sims = settings.sims
     if sims < 1:
         raise ValueError('the search needs at least one simulation')
     policies, values = evaluator(roots)
     tree = Tree(roots, policies, values, nodes=sims + 1)
     if root_noise:
         add_dirichlet_noise(tree, *root_noise)
-    select_below = options.selection()
-    root = options.root_policy(tree, sims - 1, gumbel_noise)
+    select_below = selection_below(settings)
+    root = root_policy(settings, tree, sims - 1, gumbel_noise)
 
     for simulation in range(sims - 1):
         path = tree.walk(lambda: root.select(tree, simulation),
@@ -90,8 +80,8 @@ def search_roots(evaluator, roots, sims, options=SearchOptions(), root_noise=Non
 
 def search(evaluator, roots, sims, c_puct=C_PUCT, root_noise=None, with_lines=False):
     """Visit counts (len(roots), A) of each root's moves after `sims` simulations: the
-    book's search (search_roots with the default options). with_lines: also return, per root, its
+    book's search (search_roots with the book's settings). with_lines: also return, per root, its
     principal line and value (Tree.principal_line), which an engine reports to a GUI."""
-    result = search_roots(evaluator, roots, sims, SearchOptions(c_puct=c_puct), root_noise,
+    result = search_roots(evaluator, roots, SearchSettings(sims=sims, c_puct=c_puct), root_noise,
                           with_lines=with_lines)
     return (result.visits, result.lines) if with_lines else result.visits

@@ -5,23 +5,16 @@ import random
 import numpy as np
 import pytest
 
+from alphazero.settings import SearchSettings
 from alphazero.errors import UserError
 from alphazero.game.registry import GAMES, load_game
 from alphazero.play.opponents import WIN, alpha_beta, alpha_beta_player, random_action
 from alphazero.cli.settings import ALL_PURPOSES, read_recipe
+from references import SimpleOthello, perft
 
 connect4 = load_game('connect4')
 othello6 = load_game('othello6')
 othello8 = load_game('othello8')
-
-
-# ----- perft: the number of move sequences of each length from the start -----
-def perft(state, depth):
-    if state.is_done():
-        return 0
-    if depth == 1:
-        return len(state.legal_actions())
-    return sum(perft(state.next(action), depth - 1) for action in state.legal_actions())
 
 
 def test_othello8_perft_matches_published_counts():
@@ -60,42 +53,6 @@ class SimpleConnect4:
                         if len(owners) == 1 and 0 not in owners:
                             return owners.pop()
         return 0
-
-
-class SimpleOthello:
-    def __init__(self, size, board, player=1):
-        self.size, self.board, self.player = size, board, player  # board: list of +1/-1/0
-
-    def flips(self, square, player):
-        if self.board[square]:
-            return []
-        y0, x0 = divmod(square, self.size)
-        flipped = []
-        for dy in (-1, 0, 1):
-            for dx in (-1, 0, 1):
-                run, y, x = [], y0 + dy, x0 + dx
-                while 0 <= y < self.size and 0 <= x < self.size and self.board[y * self.size + x] == -player:
-                    run.append(y * self.size + x)
-                    y, x = y + dy, x + dx
-                if run and 0 <= y < self.size and 0 <= x < self.size and self.board[y * self.size + x] == player:
-                    flipped += run
-        return flipped
-
-    def moves(self, player):
-        return [s for s in range(self.size ** 2) if self.flips(s, player)]
-
-    def legal_actions(self):
-        return self.moves(self.player) or [self.size ** 2]
-
-    def is_done(self):
-        return not self.moves(self.player) and not self.moves(-self.player)
-
-    def next(self, action):
-        board = self.board[:]
-        if action < self.size ** 2:
-            for square in self.flips(action, self.player) + [action]:
-                board[square] = self.player
-        return SimpleOthello(self.size, board, -self.player)
 
 
 def random_games(game, simple, count, seed):
@@ -353,7 +310,7 @@ def test_a_human_plays_a_whole_text_game(name, capsys):
         legal = [int(a) for a in re.findall(r'\d+', prompt)]
         answers.append(legal)
         return 'x' if len(answers) == 1 else str(legal[-1])
-    ai = ai_action(game, KerasNetwork(tiny_model(0, rules=game)), 4)
+    ai = ai_action(game, KerasNetwork(tiny_model(0, rules=game)), SearchSettings(sims=4))
     ended = play_text(game, ai, name == 'connect4', read)
     assert ended.is_done() and len(answers) > 3
     out = capsys.readouterr().out
@@ -428,7 +385,7 @@ def test_the_text_player_speaks_japanese_and_plays_a_level(capsys):
     def read(prompt):
         answers.append(prompt)
         return 'x' if len(answers) == 1 else re.findall(r'\d+', prompt)[-1]
-    ai = ai_action(game, KerasNetwork(tiny_model(0, rules=game)), 50, level=standard_levels(50)[0])
+    ai = ai_action(game, KerasNetwork(tiny_model(0, rules=game)), SearchSettings(sims=50), level=standard_levels(50)[0])
     ended = play_text(game, ai, True, read, said=words('ja'))
     out = capsys.readouterr().out
     assert ended.is_done() and answers[0].startswith('あなたの手 ')

@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 import pointothello as po
+from alphazero.settings import ExplorationSettings, SearchSettings, SelfPlaySettings
 from alphazero.game.registry import load_game
-from test_games import SimpleOthello
+from references import SimpleOthello
 
 
 class SimplePointOthello(SimpleOthello):
@@ -142,7 +143,8 @@ def test_the_ai_searches_only_what_it_can_see():
     twin = hidden_twin(state, 2)
 
     def fair(position):
-        player = MctsPlayer(Evaluator(network), 60, 0.0, np.random.default_rng(0), determinize=po.determinize)
+        player = MctsPlayer(Evaluator(network), SearchSettings(sims=60), 0.0, np.random.default_rng(0),
+                            determinize=po.determinize)
         return player.visits([position])[0]
     assert np.array_equal(fair(state), fair(twin))   # the same samples of what it cannot see, the same search
     assert fair(state).sum() == 4 * 59               # 4 samples of 60 simulations (the first expands the root)
@@ -167,14 +169,14 @@ def test_self_play_peeks_only_when_allowed(workdir):
     from self_play import self_play
     save_model(tiny_model(0, rules=po), 'runs/pointothello/model/best.h5')
     for peek in (True, False):
-        path, stats = self_play(po, game_count=2, evaluate_count=4, seed=0, peek=peek)
+        path, stats = self_play(po, SelfPlaySettings(games=2), SearchSettings(sims=4), ExplorationSettings(peek=peek), seed=0)
         position, policy, value = read_history(path, po)
         assert position.shape[1:] == (8, 8, 8) and len(value) == stats['positions'] >= 2 * 50
         assert set(np.unique(value)) <= {-1, 0, 1}
 
 
 def test_gtp_refuses_point_othello_in_one_line(workdir):
-    from test_pipeline import run_script
+    from conftest import run_script
     result = run_script('gtp_engine.py', '--game', 'pointothello', cwd=workdir, timeout=60)
     assert result.returncode == 2 and result.stderr.strip() == (
         'error: pointothello cannot be played over GTP: the protocol cannot tell the values dealt to a game')

@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 import shogi
+from alphazero.settings import SearchSettings
 from shogi import CHICK, ELEPHANT, GIRAFFE, LION, State
-from test_games import perft
+from references import perft
 
 # ----- the simple implementation -----
 STEPS = {CHICK: [(0, -1)], ELEPHANT: [(1, -1), (1, 1), (-1, 1), (-1, -1)], GIRAFFE: [(0, -1), (1, 0), (0, 1), (-1, 0)],
@@ -253,7 +254,7 @@ def test_a_human_plays_a_whole_text_game_by_move_names(capsys):
         offered = prompt[len('your move '):-2].split()
         asked.append(offered)
         return 'z9z9' if len(asked) == 1 else offered[-1].lower()
-    ended = play_text(shogi, ai_action(shogi, KerasNetwork(tiny_model(0, rules=shogi)), 4), True, read)
+    ended = play_text(shogi, ai_action(shogi, KerasNetwork(tiny_model(0, rules=shogi)), SearchSettings(sims=4)), True, read)
     out = capsys.readouterr().out
     assert ended.is_done() and asked[0] == ['b3b2', 'a4a3', 'b4a3', 'b4c3']
     assert "'z9z9' is not a legal move; type one of b3b2 a4a3 b4a3 b4c3" in out
@@ -262,7 +263,7 @@ def test_a_human_plays_a_whole_text_game_by_move_names(capsys):
 
 
 def test_gtp_refuses_shogi_in_one_line(workdir):
-    from test_pipeline import run_script
+    from conftest import run_script
     result = run_script('gtp_engine.py', '--game', 'shogi', cwd=workdir, timeout=60)
     assert result.returncode == 2 and result.stderr.strip().startswith('error: shogi cannot be played over GTP')
 

@@ -9,6 +9,7 @@ import sys
 import numpy as np
 import pytest
 
+from alphazero.settings import NetworkSettings, SearchSettings
 from conftest import REPO, need
 
 if not os.environ.get('CI'):  # CI installs the optional extra (test.sh): there a missing cshogi fails
@@ -198,7 +199,7 @@ def test_tokens_are_the_articles_96(game):
     assert square_planes + sum(count for _, count in groups) == game.INPUT_SHAPE[-1]
     assert 81 + len(groups) == 96
     from dual_network import build_network
-    model = build_network(game, 'transformer', width=8, layer_count=1, heads=2)
+    model = build_network(game, NetworkSettings('transformer', width=8, layers=1, heads=2))
     concatenated = next(layer for layer in model.layers if layer.__class__.__name__ == 'Concatenate')
     assert tuple(concatenated.output.shape[1:]) == (96, 8)
     # A hand token is the sum of its words' vectors: two pawns in hand = word 1 + word 2
@@ -260,18 +261,17 @@ def tiny_shogi_model(tmp_path_factory, game):
     from dual_network import build_network
     keras.utils.set_random_seed(0)
     path = str(tmp_path_factory.mktemp('shogi9') / 'best.h5')
-    save_model(build_network(game, 'resnet', filters=8, residual_num=1), path)
+    save_model(build_network(game, NetworkSettings('resnet', filters=8, blocks=1)), path)
     export(path, path.replace('.h5', '.onnx'), game)
     return path
 
 
 def test_usi_session_answers_and_survives_bad_commands(game, tiny_shogi_model):
     from alphazero.search.evaluator import Evaluator
-    from alphazero.search.search import SearchOptions
     from alphazero.network.load import load_network
     from usi_engine import UsiSession, thinker
     network, _ = load_network(tiny_shogi_model, game)
-    think = thinker(Evaluator(network), SearchOptions(), np.random.default_rng(0))
+    think = thinker(Evaluator(network), SearchSettings(), np.random.default_rng(0))
     session = UsiSession(game, think, sims=8)
     assert session.execute('usi')[-1] == 'usiok' and session.execute('isready') == ['readyok']
     assert session.execute('setoption name USI_Hash value 256') == []
@@ -306,13 +306,12 @@ def test_usi_levels_and_search_options(game, tiny_shogi_model):
     """The GUI's Level option (and --level): the policy alone at levels 1-2, a level's simulations
     above; a Gumbel search reports the move it chose."""
     from alphazero.search.evaluator import Evaluator
-    from alphazero.search.search import SearchOptions
     from alphazero.network.load import load_network
     from alphazero.play.levels import standard_levels
     from usi_engine import UsiSession, parse_args, thinker
     network, _ = load_network(tiny_shogi_model, game)
     levels = standard_levels(40)
-    session = UsiSession(game, thinker(Evaluator(network), SearchOptions(), np.random.default_rng(0)), 40,
+    session = UsiSession(game, thinker(Evaluator(network), SearchSettings(), np.random.default_rng(0)), 40,
                          levels=levels, level=levels[3])
     assert 'option name Level type spin default 4 min 1 max 5' in session.execute('usi')
     assert session.execute('setoption name Level value 3') == [] and (session.level.number, session.sims) == (3, 10)
@@ -326,7 +325,7 @@ def test_usi_levels_and_search_options(game, tiny_shogi_model):
     for bad in ('setoption name Level value 6', 'setoption name Level value two', 'setoption name Level'):
         assert session.execute(bad)[0].startswith('info string setoption: Level is a whole number from 1 to 5')
     assert session.level.number == 2
-    gumbel = thinker(Evaluator(network), SearchOptions(gumbel_considered=4), np.random.default_rng(0))
+    gumbel = thinker(Evaluator(network), SearchSettings(gumbel=4), np.random.default_rng(0))
     line, value = gumbel(game.State(), 8, None)
     assert line[0] in game.State().legal_actions() and -1 <= value <= 1
     assert parse_args(['--level', '1', '--gumbel', '4']).level == 1
@@ -336,15 +335,16 @@ def test_our_usi_engine_plays_fairy_stockfish(game, tiny_shogi_model, fairy_stoc
     """usi_engine.py as a real USI process against Fairy-Stockfish, both through our USI client:
     games played to their end with every move legal, colours alternating."""
     from alphazero.engines.players import engine_player
-    from alphazero.play.matches import match_pairings, player_points
+    from alphazero.play.matches import Match, play_matches
     from alphazero.play.openings import paired_openings
-    from alphazero.play.loop import play_games
     ours = f'{sys.executable} {os.path.join(REPO, "usi_engine.py")} --model {tiny_shogi_model} --sims 4; go nodes 4'
     with engine_player(ours, game) as us, engine_player(f'{fairy_stockfish}; go depth 1', game) as them:
-        results = play_games(game.State, match_pairings(us, them, 2),
-                             openings=paired_openings(game, 2, 2, np.random.default_rng(0)))
+        match = Match(('us', 'them'), us, them, paired_openings(game, 2, 2, np.random.default_rng(0)))
+        results = {}
+        points = play_matches(game, [match], finished=lambda _, i, result: results.setdefault(i, result))[match.key]
+    results = [results[i] for i in range(2)]
     assert all(r.over() for r in results)
-    assert all(points in (0, 0.5, 1) for points in player_points(results))
+    assert all(p in (0, 0.5, 1) for p in points)
     assert results[0].opening == results[1].opening  # the same opening once with each colour
 
 
@@ -373,7 +373,8 @@ def test_a_human_plays_full_shogi_in_the_terminal_in_japanese(game, capsys):
     from alphazero.cli.words import words
     from human_play import ai_action, play_text
     keras.utils.set_random_seed(0)
-    ai = ai_action(game, KerasNetwork(build_network(game, 'resnet', filters=4, residual_num=1)), 2)
+    ai = ai_action(game, KerasNetwork(build_network(game, NetworkSettings('resnet', filters=4, blocks=1))),
+                   SearchSettings(sims=2))
     typed = []
 
     def read(prompt):  # a bad answer, then ７六歩 in Japanese, then the first legal move offered (USI)

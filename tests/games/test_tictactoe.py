@@ -5,15 +5,7 @@ import numpy as np
 import pytest
 
 from game import LINES, SYMMETRIES, State, alpha_beta, alpha_beta_action, mcts_action, random_action
-
-
-def state_from(mine, theirs):
-    pieces, enemy = [0] * 9, [0] * 9
-    for i in mine:
-        pieces[i] = 1
-    for i in theirs:
-        enemy[i] = 1
-    return State(pieces, enemy)
+from conftest import state_from
 
 
 @pytest.mark.parametrize('line', LINES)

@@ -12,7 +12,7 @@ from alphazero.data.history import history_files, read_history, write_history
 from alphazero.network.model_file import load_model, save_model
 from conftest import tiny_model
 from human_play import ask_action
-from test_pipeline import run_script
+from conftest import run_script
 from train_network import load_data
 
 

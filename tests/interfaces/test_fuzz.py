@@ -111,7 +111,7 @@ def test_any_gtp_input_gets_one_well_formed_answer_per_command(name, lines):
 
 
 def run_engine(tmp_path):
-    from test_gtp import write_tiny_model
+    from conftest import write_tiny_model
     return subprocess.Popen([sys.executable, os.path.join(REPO, 'gtp_engine.py'), '--model',
                              write_tiny_model(tmp_path, 'tictactoe')], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
@@ -164,7 +164,7 @@ def test_records_with_byte_order_marks_long_fields_and_unfinished_games(tmp_path
     from alphazero.records.common import RecordError
     from alphazero.records.read import read_records
     from alphazero.records.othello import write_wtb
-    from test_records import random_records
+    from conftest import random_records
     whole = random_records(3, seed=1)
     names = load_game('othello8')
     from alphazero.game.notation import action_names
@@ -302,7 +302,7 @@ def test_the_server_refuses_listings_links_and_malformed_paths(server, tmp_path)
 
 
 def test_a_model_removed_while_serving_is_a_404_not_a_traceback(workdir):
-    from test_web import tiny_exported_model
+    from conftest import tiny_exported_model
     tiny_exported_model('othello6', 4)
     process, port, log = start_server(workdir, '--game', 'othello6')
     try:
@@ -374,7 +374,7 @@ USI_NETWORK = []
 def usi_session():
     """A UsiSession on a tiny untrained network (built once), 2 simulations unless told otherwise."""
     from alphazero.search.evaluator import Evaluator
-    from alphazero.search.search import SearchOptions
+    from alphazero.settings import NetworkSettings, SearchSettings
     from usi_engine import UsiSession, thinker
     game = load_game('shogi9')
     if not USI_NETWORK:
@@ -382,7 +382,7 @@ def usi_session():
         from alphazero.network.runtimes import KerasNetwork
         from dual_network import build_network
         keras.utils.set_random_seed(0)
-        USI_NETWORK.append(KerasNetwork(build_network(game, 'resnet', filters=4, residual_num=1)))
+        USI_NETWORK.append(KerasNetwork(build_network(game, NetworkSettings('resnet', filters=4, blocks=1))))
 
-    think = thinker(Evaluator(USI_NETWORK[0]), SearchOptions(), np.random.default_rng(0))
+    think = thinker(Evaluator(USI_NETWORK[0]), SearchSettings(), np.random.default_rng(0))
     return UsiSession(game, lambda state, count, level: think(state, min(count, 16), level), 2)

@@ -21,7 +21,7 @@ from alphazero.play.players import FunctionPlayer
 from alphazero.play.openings import distinct_openings, paired_openings
 from alphazero.play.elo import elo, match_summary
 from alphazero.play.loop import play_games
-from conftest import REPO, need, tiny_model
+from conftest import REPO, need, tiny_model, write_tiny_model
 from gtp_engine import GtpSession
 
 RHINO = shutil.which('gtp-rhino') or shutil.which('/usr/games/gtp-rhino')
@@ -32,12 +32,6 @@ GTP_GAMES = sorted(name for name in GAMES if not gtp_problem(load_game(name)))  
 def rhino():
     need(RHINO, "GRhino's GTP engine gtp-rhino", 'apt-get install grhino')
     return RHINO
-
-
-def write_tiny_model(directory, name):
-    path = os.path.join(directory, f'{name}.h5')
-    save_model(tiny_model(rules=load_game(name)), path)
-    return path
 
 
 def forced_pass_game(game, seed=0):
@@ -319,8 +313,9 @@ def test_grhino_gives_each_game_its_own_process_from_one_call_to_the_next(rhino,
 
 def test_a_short_match_against_grhino(tiny_othello8, rhino):
     from evaluate_best_player import evaluate_best_player
-    scores = evaluate_best_player(load_game('othello8'), game_count=1, evaluate_count=4, seed=0,
-                                  engines=[f'{rhino} -l 1'], engine_game_count=6, opening=4)
+    from alphazero.settings import EvaluationSettings, SearchSettings
+    evaluation = EvaluationSettings(games=1, engines=(f'{rhino} -l 1',), engine_games=6, opening=4)
+    scores = evaluate_best_player(load_game('othello8'), SearchSettings(sims=4), evaluation, seed=0)
     match = scores[f'{rhino} -l 1']
     assert match['games'] == 6 and match['wins'] + match['draws'] + match['losses'] == 6
     assert match['first'] is not None and match['second'] is not None
@@ -337,7 +332,7 @@ def tiny_othello8(workdir):
 def test_our_engine_as_an_opponent_through_the_command_line(workdir):
     """train_cycle.py with --engine: our own engine (tic-tac-toe's names) is met, recorded and charted,
     in the cycles --best-every asks for (and the last); the gate games are left out (--eval-games 0)."""
-    from test_pipeline import run_script
+    from conftest import run_script
     engine = f'{sys.executable} {os.path.join(REPO, "gtp_engine.py")} --sims 2'
     result = run_script('train_cycle.py', '--cycles', '3', '--games', '4', '--sims', '4', '--samples', '256',
                         '--filters', '8', '--blocks', '1', '--eval-games', '0', '--best-games', '1', '--no-gate',
@@ -352,7 +347,7 @@ def test_our_engine_as_an_opponent_through_the_command_line(workdir):
 
 
 def test_a_broken_engine_on_the_command_line_gives_one_line(tiny_othello8, tmp_path):
-    from test_pipeline import run_script
+    from conftest import run_script
     result = run_script('evaluate_best_player.py', '--game', 'othello8', '--games', '1', '--sims', '2',
                         '--engine', fake_engine(tmp_path, '= a1'), cwd=tiny_othello8)
     assert result.returncode == 2 and 'Traceback' not in result.stderr

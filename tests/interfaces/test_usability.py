@@ -10,7 +10,7 @@ import pytest
 
 from alphazero.network.model_file import recorded_sims, save_model
 from conftest import REPO, tiny_model
-from test_pipeline import run_script
+from conftest import run_script
 
 matplotlib.use('Agg')
 

@@ -13,7 +13,7 @@ from alphazero.game.registry import load_game
 from alphazero.game.notation import action_names
 from play_web import PAGE_GAMES as GAMES
 from alphazero.network.runtimes import KerasNetwork
-from conftest import REPO, need, random_endgame, tiny_model
+from conftest import REPO, need, random_endgame, tiny_exported_model, tiny_model
 from pv_mcts import pv_mcts_visits
 
 NODE = shutil.which('node')
@@ -218,15 +218,6 @@ def test_a_game_in_the_browser_against_a_real_exported_model(tiny_best, workdir)
     assert 'GET /model/tictactoe.onnx' in log and 'GET /ort/ort-wasm-simd-threaded' in log  # from the npm package
     assert (workdir / 'play.png').stat().st_size > 10000
     keep_screenshot(workdir / 'play.png', 'tictactoe.png')
-
-
-def tiny_exported_model(name, sims):
-    """runs/NAME/model/best.h5, a tiny untrained network that records `sims`, and its ONNX export."""
-    from alphazero.network.model_file import save_model
-    from export import export
-    game = load_game(name)
-    save_model(tiny_model(0, rules=game), f'runs/{name}/model/best.h5', sims=sims)
-    export(f'runs/{name}/model/best.h5', game=game)
 
 
 def test_the_page_speaks_japanese_and_english_and_shows_coordinates(tiny_best, workdir):

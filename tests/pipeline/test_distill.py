@@ -10,7 +10,7 @@ from alphazero.network.model_file import recorded_sims, save_model
 from alphazero.game.registry import sample_positions
 from alphazero.network.runtimes import OnnxNetwork
 from conftest import tiny_model
-from test_pipeline import run_script
+from conftest import run_script
 
 
 def test_the_student_learns_what_it_is_shown():
@@ -22,7 +22,8 @@ def test_the_student_learns_what_it_is_shown():
     policy = np.zeros((len(states), 9), np.float32)
     policy[np.arange(len(states)), [s.legal_actions()[0] for s in states]] = 1
     value = np.zeros(len(states), np.float32)
-    network = {'network': 'resnet', 'filters': 16, 'residual_num': 1, 'width': 64, 'layer_count': 0, 'heads': 4}
+    from alphazero.settings import NetworkSettings
+    network = NetworkSettings('resnet', filters=16, blocks=1)
     # The first legal square is not symmetric: train without turning the board (one symmetry)
     identity = types.SimpleNamespace(INPUT_SHAPE=game.INPUT_SHAPE, ACTION_COUNT=game.ACTION_COUNT, SYMMETRIES=game.SYMMETRIES[:1])
     student = train_student(identity, network, (position, policy, value), 30, 32, np.random.default_rng(0), seed=0)
@@ -56,7 +57,7 @@ def test_the_teacher_plays_as_the_self_play_flags_say(workdir):
     assert result.returncode == 0, result.stderr[-2000:]
     report = json.loads((workdir / 'model' / 'student.json').read_text())
     played = report['teacher_self_play']
-    assert played['q_ratio'] == 0.5 and played['options']['gumbel_considered'] == 4
+    assert played['exploration']['q_ratio'] == 0.5 and played['search']['gumbel'] == 4
     # 18 games learned from (2 kept for the match), each of at least 5 moves
     assert report['positions_learned'] >= 18 * 5
 

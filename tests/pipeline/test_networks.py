@@ -7,9 +7,10 @@ import sys
 import numpy as np
 import pytest
 
+from alphazero.settings import NetworkSettings, TrainingSettings
 from alphazero.network.model_file import load_model, save_model
 from alphazero.data.history import write_history
-from alphazero.cli.flags import NETWORKS
+from alphazero.settings import NETWORKS
 from alphazero.game.registry import GAMES, load_game, sample_positions
 from alphazero.game.paths import data_dir, model_path
 from alphazero.network.runtimes import KerasNetwork, OnnxNetwork
@@ -20,7 +21,7 @@ from export import export
 from conftest import REPO
 from train_network import train_network
 
-TINY = {'filters': 8, 'residual_num': 1, 'width': 16, 'layer_count': 1, 'heads': 2}
+TINY = {'filters': 8, 'blocks': 1, 'width': 16, 'layers': 1, 'heads': 2}
 
 
 def uniform_policies(game, states):
@@ -40,12 +41,12 @@ def test_every_network_trains_exports_and_reloads_for_every_game(name, network, 
     import keras
     game = load_game(name)
     keras.utils.set_random_seed(0)
-    save_model(build_network(game, network, **TINY), model_path(game, 'best.h5'))
+    save_model(build_network(game, NetworkSettings(network, **TINY)), model_path(game, 'best.h5'))
 
     # A training epoch on real positions saves latest.h5
     states = sample_positions(game, 64, seed=1)
     write_tiny_history(game, states)
-    losses = train_network(game, epochs=1)
+    losses = train_network(game, TrainingSettings(epochs=1))
     assert np.isfinite(losses['loss'][0])
 
     # A plain load_model reads it without being told what it is, and ONNX agrees with Keras
@@ -88,12 +89,12 @@ def test_training_keeps_its_compiled_model_and_starts_each_cycle_from_best(workd
     import keras
     game = load_game('connect4')
     keras.utils.set_random_seed(0)
-    save_model(build_network(game, 'resnet', **TINY), model_path(game, 'best.h5'))
+    save_model(build_network(game, NetworkSettings('resnet', **TINY)), model_path(game, 'best.h5'))
     write_tiny_history(game, sample_positions(game, 64, seed=3))
     keep = {}
-    first = train_network(game, samples=100, batch_size=16, seed=0, keep=keep)
+    first = train_network(game, TrainingSettings(samples=100, batch_size=16), seed=0, keep=keep)
     model = keep['model']
-    second = train_network(game, samples=100, batch_size=16, seed=0, keep=keep)
+    second = train_network(game, TrainingSettings(samples=100, batch_size=16), seed=0, keep=keep)
     assert keep['model'] is model  # no new model, so no new compile
     assert first['samples'] == second['samples'] == 256  # whole calls of 16 batches of 16
     # best.h5 did not change, and the optimizer started afresh: the same data gives the same losses
@@ -104,14 +105,14 @@ def test_a_smaller_learning_rate_moves_the_weights_less(workdir):
     import keras
     game = load_game('connect4')
     keras.utils.set_random_seed(0)
-    save_model(build_network(game, 'resnet', **TINY), model_path(game, 'best.h5'))
+    save_model(build_network(game, NetworkSettings('resnet', **TINY)), model_path(game, 'best.h5'))
     write_tiny_history(game, sample_positions(game, 64, seed=3))
 
     def trained(name):  # what the optimizer moves (batch normalization's statistics move without it)
         return [v.numpy() for v in load_model(model_path(game, name), game).trainable_weights]
 
     def step_taken(learning_rate):
-        train_network(game, samples=100, batch_size=16, seed=0, learning_rate=learning_rate)
+        train_network(game, TrainingSettings(samples=100, batch_size=16, learning_rate=learning_rate), seed=0)
         return np.sqrt(sum(float(np.sum((a - b) ** 2)) for a, b in zip(trained('latest.h5'), trained('best.h5'))))
 
     book, tenth = step_taken(0.001), step_taken(0.0001)

@@ -2,7 +2,6 @@
 import json
 import os
 import re
-import subprocess
 import sys
 
 import numpy as np
@@ -10,6 +9,7 @@ import pytest
 
 import evaluate_network as evaluate_network_module
 import game
+from alphazero.settings import ExplorationSettings, PlaySettings, SearchSettings, SelfPlaySettings, TrainingSettings
 from alphazero.search.evaluator import Evaluator
 from alphazero.search.search import search_roots
 from alphazero.data.history import history_sims, read_history, write_history
@@ -20,8 +20,9 @@ from alphazero.network.onnx_export import onnx_is_current
 from alphazero.play.loop import LiveGame, play_games
 from alphazero.play.players import MctsPlayer
 from alphazero.data.targets import games_to_arrays
-from alphazero.play.matches import player_points
-from conftest import REPO, stop_play_games, tiny_model
+from alphazero.play.matches import game_point
+import alphazero.play.matches as match_runner
+from conftest import run_script, stop_play_games, tiny_model
 from evaluate_network import average_point, evaluate_network, first_player_point, update_best_player
 from export import export
 from self_play import first_player_value, self_play
@@ -29,7 +30,7 @@ from train_network import train_network
 
 
 def test_self_play_records_positions_policies_and_alternating_values(tiny_best):
-    player = MctsPlayer(Evaluator(KerasNetwork(tiny_best)), 20, 1.0, np.random.default_rng(0))
+    player = MctsPlayer(Evaluator(KerasNetwork(tiny_best)), SearchSettings(sims=20), 1.0, np.random.default_rng(0))
     results = play_games(game.State, [(player, player)] * 12, parallel=5, record=True)
     for played in results:
         ended, records = played.state, played.records
@@ -57,7 +58,7 @@ def test_self_play_records_positions_policies_and_alternating_values(tiny_best):
 
 
 def test_the_q_ratio_mixes_the_search_value_of_each_position_into_its_value_target(tiny_best):
-    player = MctsPlayer(Evaluator(KerasNetwork(tiny_best)), 20, 1.0, np.random.default_rng(1))
+    player = MctsPlayer(Evaluator(KerasNetwork(tiny_best)), SearchSettings(sims=20), 1.0, np.random.default_rng(1))
     for played in play_games(game.State, [(player, player)] * 6, record=True):
         _, _, result = games_to_arrays([played])
         _, _, searched = games_to_arrays([played], q_ratio=1.0)
@@ -67,17 +68,17 @@ def test_the_q_ratio_mixes_the_search_value_of_each_position_into_its_value_targ
         # the same search again (its network outputs from the evaluator's cache) gives it
         state = game.State()
         for action, value in zip(played.moves, searched):
-            again = search_roots(player.evaluator, [state], 20)
+            again = search_roots(player.evaluator, [state], SearchSettings(sims=20))
             assert value == pytest.approx((again.visits[0] * again.q[0]).sum() / again.visits[0].sum())
             state = state.next(action)
         assert set(searched) - {-1.0, 0.0, 1.0} and -1 <= searched.min() and searched.max() <= 1
     # self_play.py's way in: the history file holds the searches' values
-    path, _ = self_play(game_count=2, evaluate_count=8, seed=1, q_ratio=1.0)
+    path, _ = self_play(plays=SelfPlaySettings(games=2), search=SearchSettings(sims=8), exploration=ExplorationSettings(q_ratio=1.0), seed=1)
     assert set(np.unique(read_history(path, game)[2])) - {-1, 0, 1}
 
 
 def test_self_play_writes_a_history_file_that_loads_without_pickle(tiny_best):
-    path, stats = self_play(game_count=6, evaluate_count=8, seed=1)
+    path, stats = self_play(plays=SelfPlaySettings(games=6), search=SearchSettings(sims=8), seed=1)
     assert path.startswith('data' + os.sep) and path.endswith('.npz')
     position, policy, value = read_history(path, game)
     assert len(position) == stats['positions'] >= 6 * 5
@@ -90,10 +91,10 @@ def test_self_play_writes_a_history_file_that_loads_without_pickle(tiny_best):
 
 
 def test_a_trained_model_records_the_search_it_plays_with(tiny_best):
-    self_play(game_count=2, evaluate_count=8, seed=1)
-    train_network(epochs=1)
+    self_play(plays=SelfPlaySettings(games=2), search=SearchSettings(sims=8), seed=1)
+    train_network(training=TrainingSettings(epochs=1))
     assert recorded_sims('model/latest.h5') == 8  # its self-play's, by default
-    train_network(epochs=1, play_sims=300)
+    train_network(training=TrainingSettings(epochs=1), play=PlaySettings(play_sims=300))
     assert recorded_sims('model/latest.h5') == 300
 
 
@@ -110,7 +111,7 @@ def test_training_lowers_the_loss_on_fixed_data(tiny_best):
         policy[row, s.legal_actions()[0]] = 1
     value = rng.choice([-1.0, 1.0], len(states)).astype(np.float32)
     write_history('data/20260101000000.npz', position, policy, value)
-    losses = train_network(epochs=20)
+    losses = train_network(training=TrainingSettings(epochs=20))
     assert len(losses['loss']) == 20
     assert losses['loss'][-1] < 0.9 * losses['loss'][0]
     assert losses['pi_loss'][-1] < 0.9 * losses['pi_loss'][0]
@@ -122,9 +123,9 @@ def test_first_player_point_and_average_point():
     assert first_won.is_lose() and first_player_point(first_won) == 1
     second_won = game.State().next(8).next(0).next(3).next(1).next(4).next(2)
     assert first_player_point(second_won) == 0
-    # Even games: the player moved first; odd games: second
-    assert player_points([LiveGame(0, first_won), LiveGame(1, first_won)]) == [1, 0]
-    assert player_points([LiveGame(0, first_won), LiveGame(1, second_won)]) == [1, 1]
+    # A game's point for its first player, or its second
+    assert [game_point(LiveGame(0, first_won), first) for first in (True, False)] == [1, 0]
+    assert [game_point(LiveGame(0, second_won), first) for first in (True, False)] == [0, 1]
     assert average_point([1, 0]) == 0.5
 
 
@@ -135,7 +136,7 @@ def test_evaluate_network_replaces_best_only_above_half(tiny_best, monkeypatch, 
     latest = open('model/latest.h5', 'rb').read()
     # The games are real; only their average is set, to test the gate at and around 0.5
     monkeypatch.setattr(evaluate_network_module, 'average_point', lambda points: average)
-    changed, _ = evaluate_network(game_count=2, evaluate_count=5)
+    changed, _ = evaluate_network(game_count=2, search=SearchSettings(sims=5))
     assert changed == replaced
     assert open('model/best.h5', 'rb').read() == (latest if replaced else before)
     said = capsys.readouterr().out
@@ -184,15 +185,16 @@ def test_a_stopped_evaluation_goes_on_from_the_games_it_kept(tiny_best, workdir,
 
     def evaluate(*flags, stop_after=None):
         played.clear()
-        stop_play_games(evaluate_best_player, monkeypatch, stop_after, played)
+        stop_play_games(match_runner, monkeypatch, stop_after, played)
         monkeypatch.setattr(sys, 'argv', ['evaluate_best_player.py', '--games', '6', '--opponent', 'random',
                                           '--opponent', 'alphabeta', '--sims', '4', '--opening', '1', '--keep',
                                           'kept.json', *flags])
         evaluate_best_player.main()
         return capsys.readouterr().out
 
-    def kept():
-        return dict(json.loads((workdir / 'kept.json').read_text())['games'])
+    def kept():  # {(opponent, game number): the best player's point}
+        matches = json.loads((workdir / 'kept.json').read_text())['matches']
+        return {(opponent, i): p for _, opponent, points in matches for i, p in enumerate(points) if p is not None}
 
     with pytest.raises(KeyboardInterrupt):
         evaluate(stop_after=5)
@@ -214,7 +216,7 @@ def test_a_stopped_evaluation_goes_on_from_the_games_it_kept(tiny_best, workdir,
     counts = [re.search(r'won (\d+), drew (\d+), lost (\d+)', line).groups() for line in results]
     assert all(sum(map(int, games)) == 6 for games in counts)
     # Run once more, nothing is played and the same result is printed
-    assert [line for line in evaluate().splitlines() if line.startswith('VS_')] == results and played == [0]
+    assert [line for line in evaluate().splitlines() if line.startswith('VS_')] == results and played == []
 
 
 def test_a_kept_file_that_is_not_a_measurement_or_is_an_input_is_refused(tiny_best, workdir):
@@ -228,14 +230,9 @@ def test_a_kept_file_that_is_not_a_measurement_or_is_an_input_is_refused(tiny_be
     assert result.returncode == 2 and 'is an input of this command' in result.stderr
 
 
-def run_script(name, *args, cwd, timeout=600):
-    return subprocess.run([sys.executable, os.path.join(REPO, name), *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=timeout, stdin=subprocess.DEVNULL)
-
-
 def test_train_cycle_end_to_end(workdir):
     from alphazero.game.paths import PRETRAINED_DIR
-    from test_pretrained import tree_digest
+    from conftest import tree_digest
     shipped = tree_digest(PRETRAINED_DIR)
     result = run_script('train_cycle.py', '--cycles', '2', '--games', '8', '--sims', '8', '--epochs', '2',
                         '--filters', '8', '--blocks', '1', '--eval-games', '4', '--best-games', '2',

@@ -1,25 +1,14 @@
 """Shipped models: used, and announced, when a game has no model of its own. (That training never
 writes to them is checked by test_pipeline's whole run.)"""
-import hashlib
 import os
 
 import pytest
 
+from alphazero.settings import EvaluationSettings, SearchSettings
 from alphazero.network.model_file import save_model
 from alphazero.game.registry import load_game
 from alphazero.game.paths import model_path, playing_model_path
-from conftest import REPO, tiny_model
-
-
-def tree_digest(directory):
-    """One hash of every file below `directory` (names and contents)."""
-    digest = hashlib.sha256()
-    for root, _, files in sorted(os.walk(directory)):
-        for name in sorted(files):
-            path = os.path.join(root, name)
-            digest.update(path.encode())
-            digest.update(open(path, 'rb').read())
-    return digest.hexdigest()
+from conftest import REPO, tiny_model, tree_digest
 
 
 @pytest.fixture
@@ -38,7 +27,7 @@ def test_the_shipped_model_plays_when_there_is_none_of_your_own(shipped, capsys)
     before = tree_digest(directory)
     assert playing_model_path(game) == str(directory / 'othello6' / 'best.h5')
     assert 'playing the shipped' in capsys.readouterr().err
-    scores = evaluate_best_player(game, game_count=2, evaluate_count=2)
+    scores = evaluate_best_player(game, SearchSettings(sims=2), EvaluationSettings(games=2))
     assert scores['VS_Random']['games'] == 2
     assert 'no model of your own at runs/othello6/model/best.h5: playing the shipped' in capsys.readouterr().err
     assert tree_digest(directory) == before
@@ -49,7 +38,6 @@ def test_your_own_model_comes_first(shipped, capsys):
     save_model(tiny_model(rules=game), model_path(game, 'best.h5'))
     assert playing_model_path(game) == model_path(game, 'best.h5')
     assert capsys.readouterr().err == ''
-
 
 
 def test_the_book_api_example_of_the_docs_plays_the_shipped_othello_model(workdir):

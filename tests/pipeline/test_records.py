@@ -1,6 +1,5 @@
 """Othello records: WTHOR and transcripts in and out, bad files, engine records and supervised training."""
 import math
-import random
 import re
 import shutil
 import struct
@@ -12,25 +11,10 @@ from alphazero.game.registry import load_game
 from alphazero.records.othello import WTB_GAME, WTB_HEADER, write_transcripts, write_wtb
 from alphazero.records.common import RecordError, replay
 from alphazero.records.read import read_records
-from conftest import need
-from test_pipeline import run_script
+from conftest import need, random_records
+from conftest import run_script
 
 othello8 = load_game('othello8')
-
-
-def random_records(count, seed=0, choose=None, random_moves=60):
-    """The moves (no passes) of `count` games: `random_moves` random ones, then `choose(state)`'s."""
-    rng = random.Random(seed)
-    games = []
-    for _ in range(count):
-        state, moves = othello8.State(), []
-        while not state.is_done():
-            action = rng.choice(state.legal_actions()) if len(moves) < random_moves else choose(state)
-            if action != othello8.PASS:
-                moves.append(action)
-            state = state.next(action)
-        games.append(moves)
-    return games
 
 
 @pytest.mark.parametrize('extension', ['wtb', 'txt'])
@@ -119,7 +103,8 @@ def test_supervised_training_learns_the_moves_of_a_player(workdir, capsys):
     write_transcripts('greedy.txt', random_records(60, seed=7, choose=greedy, random_moves=6), othello8)
 
     from train_records import train_records
-    network = {'network': 'resnet', 'filters': 16, 'residual_num': 1, 'width': 64, 'layer_count': 0, 'heads': 4}
+    from alphazero.settings import NetworkSettings
+    network = NetworkSettings('resnet', filters=16, blocks=1)
     records = train_records(planes_game, ['greedy.txt'], network, epochs=10, batch_size=32, validation=0.2, seed=0)
     assert records[-1]['train_loss'] < 0.8 * records[0]['train_loss']
     assert records[-1]['policy_accuracy'] > max(0.4, records[0]['policy_accuracy'])

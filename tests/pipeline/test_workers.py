@@ -6,14 +6,15 @@ import threading
 import numpy as np
 import pytest
 
+from alphazero.settings import EvaluationSettings, ExplorationSettings, SearchSettings, SelfPlaySettings
 from alphazero.network.model_file import save_model
 from alphazero.game.registry import load_game
 from alphazero.game.paths import model_path
 from conftest import REPO, need, tiny_model
-from self_play import self_play_settings
 
 connect4 = load_game('connect4')
-SETTINGS = self_play_settings(60, dirichlet_alpha=0.3, opening_moves=2)
+SEARCH = SearchSettings(sims=60)
+EXPLORATION = ExplorationSettings(dirichlet=0.3, random_opening=2)
 
 
 def test_without_the_flag_ray_is_never_imported(tmp_path):
@@ -50,9 +51,9 @@ def pool(onnx_model):
 
 
 def test_the_same_seed_and_workers_play_the_same_games(pool, onnx_model):
-    first, counts = pool.self_play(connect4, onnx_model, 6, SETTINGS, seed=5)
-    again, _ = pool.self_play(connect4, onnx_model, 6, SETTINGS, seed=5)
-    other, _ = pool.self_play(connect4, onnx_model, 6, SETTINGS, seed=6)
+    first, counts = pool.self_play(connect4, onnx_model, SelfPlaySettings(games=6), SEARCH, EXPLORATION, seed=5)
+    again, _ = pool.self_play(connect4, onnx_model, SelfPlaySettings(games=6), SEARCH, EXPLORATION, seed=5)
+    other, _ = pool.self_play(connect4, onnx_model, SelfPlaySettings(games=6), SEARCH, EXPLORATION, seed=6)
     assert all(np.array_equal(a, b) for a, b in zip(first, again))
     assert not np.array_equal(first[1], other[1])
     assert len(first[2]) > 6 * 5 and counts['evaluations'] > 0
@@ -60,14 +61,15 @@ def test_the_same_seed_and_workers_play_the_same_games(pool, onnx_model):
 
 def test_a_worker_killed_mid_stage_has_its_games_replayed_by_another(onnx_model):
     from alphazero.play.workers import WorkerPool
-    settings = dict(SETTINGS, sims=300)
     with WorkerPool(2) as workers:
-        expected, _ = workers.self_play(connect4, onnx_model, 8, settings, seed=7)
+        expected, _ = workers.self_play(connect4, onnx_model, SelfPlaySettings(games=8), SEARCH.with_sims(300), EXPLORATION,
+                                   seed=7)
         pid = workers.ray.get(workers.actors[0].pid.remote())
         # One second into the stage, the first worker's process is killed
         killer = threading.Timer(1.0, lambda: subprocess.run(['kill', '-9', str(pid)]))
         killer.start()
-        got, _ = workers.self_play(connect4, onnx_model, 8, settings, seed=7)
+        got, _ = workers.self_play(connect4, onnx_model, SelfPlaySettings(games=8), SEARCH.with_sims(300), EXPLORATION,
+                                   seed=7)
         killer.join()
         assert len(workers.actors) == 1   # the dead worker was noticed in the stage, not before it
     # Its games were played again with the same seed: none lost, none twice
@@ -77,7 +79,7 @@ def test_a_worker_killed_mid_stage_has_its_games_replayed_by_another(onnx_model)
 def test_self_play_script_with_workers_writes_a_history_file(workdir):
     need_ray()
     save_model(tiny_model(0, rules=connect4), model_path(connect4, 'best.h5'))
-    from test_pipeline import run_script
+    from conftest import run_script
     result = run_script('self_play.py', '--game', 'connect4', '--games', '4', '--sims', '5', '--workers', '2', '--seed', '1',
                         cwd=workdir, timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]
@@ -93,11 +95,14 @@ def test_evaluations_on_workers_score_as_in_one_process(workdir, monkeypatch):
     save_model(tiny_model(0, rules=connect4), model_path(connect4, 'best.h5'), sims=4)
     save_model(tiny_model(1, rules=connect4), model_path(connect4, 'latest.h5'), sims=4)
     with WorkerPool(2) as workers:
-        better, average = evaluate_network(connect4, 6, 4, temperature=1.0, seed=3, update=False, pool=workers)
-        again = evaluate_network(connect4, 6, 4, temperature=1.0, seed=3, update=False, pool=workers)
+        better, average = evaluate_network(connect4, 6, SearchSettings(sims=4), temperature=1.0, seed=3, update=False,
+                                  pool=workers)
+        again = evaluate_network(connect4, 6, SearchSettings(sims=4), temperature=1.0, seed=3, update=False,
+                                  pool=workers)
         # Every game on the workers: the learner does not load the network itself
         monkeypatch.setattr(stage, 'mcts_player', lambda *args: pytest.fail('the network was loaded locally'))
-        scores = evaluate_best_player(connect4, 4, 4, seed=3, exact=False, opening=2, pool=workers)
+        scores = evaluate_best_player(connect4, SearchSettings(sims=4), EvaluationSettings(games=4, opening=2, exact=False),
+                                      seed=3, pool=workers)
     assert 0 <= average <= 1 and again == (better, average)          # reproducible with the seed
     assert (workdir / 'runs' / 'connect4' / 'model' / 'latest.onnx').exists()
     assert set(scores) == set(connect4.opponents()) and all(s['games'] == 4 for s in scores.values())

@@ -17,6 +17,7 @@ from alphazero.play.players import MctsPlayer, PolicyPlayer, level_player
 from alphazero.play.settai import Settai
 from alphazero.engines.players import opponent_name
 from alphazero.cli.words import level_text, words
+import alphazero.play.matches as match_runner
 from conftest import REPO, stop_play_games, tiny_model
 
 
@@ -146,7 +147,7 @@ def test_each_level_gets_its_player(network):
     rng = np.random.default_rng(0)
     assert isinstance(level_player(Evaluator(network), Level(1, 0, 1.0), rng), PolicyPlayer)
     searcher = level_player(Evaluator(network), Level(3, 25, 0.0), rng)
-    assert isinstance(searcher, MctsPlayer) and searcher.sims == 25 and searcher.temperature == 0
+    assert isinstance(searcher, MctsPlayer) and searcher.settings.sims == 25 and searcher.temperature == 0
     # Settai mode searches every move, whatever the level
     assert level_player(Evaluator(network), Level(1, 0, 1.0), rng, settai=Settai()).settai
 
@@ -179,7 +180,7 @@ def test_evaluate_levels_writes_a_ladder_the_players_read(tiny_best, workdir, mo
     assert all(level.near_low <= level.near_difference <= level.near_high for level in levels)
     # Fitted again to the matches it holds, none played: the same ladder
     monkeypatch.setattr(sys, 'argv', ['evaluate_levels.py', '--model', 'model/best.h5', '--refit'])
-    monkeypatch.setattr('evaluate_levels.play_games', None)  # a game played would fail here
+    monkeypatch.setattr('alphazero.play.matches.play_games', None)  # a game played would fail here
     main()
     assert json.loads((workdir / 'model' / 'model.json').read_text()) == written
 
@@ -240,7 +241,7 @@ def test_a_stopped_ladder_goes_on_from_the_games_it_kept(tiny_best, workdir, mon
 
     def measure(*flags, stop_after=None):
         played.clear()
-        stop_play_games(evaluate_levels, monkeypatch, stop_after, played)
+        stop_play_games(match_runner, monkeypatch, stop_after, played)
         monkeypatch.setattr(sys, 'argv', ['evaluate_levels.py', '--model', 'model/best.h5', '--games', '4', '--write', *flags])
         evaluate_levels.main()
 

@@ -32,7 +32,7 @@ def test_solver_reaches_every_position_and_agrees_with_alpha_beta(table):
     for state in sample_positions(game, 200, seed=4):
         assert table[position_key(state)][1] == game.alpha_beta(state, -float('inf'), float('inf'))
     # In a won position only the winning moves are optimal
-    from test_tictactoe import state_from
+    from conftest import state_from
     assert optimal_actions(state_from([0, 1], [3, 4]), table) == [2]
 
 

@@ -18,7 +18,7 @@ def test_bench_games_times_the_network_of_the_games_recipe():
 
 
 def test_bench_workers_plays_with_the_games_self_play_settings():
-    settings = bench('bench_workers')['settings_of'](load_game('connect4'))
+    search, exploration = bench('bench_workers')['self_play_settings'](load_game('connect4'))
     # config/connect4.py: search, exploration
-    assert (settings['sims'], settings['dirichlet_alpha'], settings['opening_moves'], settings['greedy_after'],
-            settings['q_ratio']) == (16, 0, 2, 10, 0.5)
+    assert (search.sims, search.gumbel, exploration.dirichlet, exploration.random_opening, exploration.greedy_after,
+            exploration.q_ratio) == (16, 8, 0, 2, 10, 0.5)

@@ -9,7 +9,7 @@ from conftest import REPO
 
 # From the bottom up: a module may import its own wing and the wings before it
 WINGS = ('base', 'game', 'search', 'network', 'data', 'records', 'play', 'engines', 'cli')
-BASE = ('alphazero', 'alphazero.errors', 'alphazero.files', 'alphazero.limits')
+BASE = ('alphazero', 'alphazero.errors', 'alphazero.files', 'alphazero.limits', 'alphazero.settings')
 # Imported where they are needed: optional extras (Ray, cshogi, JAX and its ONNX converter, the GPU
 # builds) and the libraries a stage that plays with onnxruntime never loads (TensorFlow, Keras, ONNX)
 LAZY = {'ray', 'cshogi', 'jax', 'jax2onnx', 'tensorflow', 'keras', 'tf2onnx', 'onnx', 'onnxruntime', 'h5py'}

@@ -9,6 +9,13 @@ import numpy as np
 import pytest
 
 from alphazero.network.model_file import save_model
+from alphazero.settings import (
+    EvaluationSettings,
+    ExplorationSettings,
+    SearchSettings,
+    SelfPlaySettings,
+    TrainingSettings,
+)
 from alphazero.game.registry import load_game
 from alphazero.game.paths import model_path
 from conftest import tiny_model
@@ -41,7 +48,8 @@ def test_seeded_self_play_plays_the_pinned_games(name, workdir):
     from self_play import self_play
     game = load_game(name)
     save_model(tiny_model(seed=3, rules=game), model_path(game, 'best.h5'))
-    path, _ = self_play(game, 6, 8, parallel=4, seed=11, dirichlet_alpha=0.3, opening_moves=2, backend='keras')
+    path, _ = self_play(game, SelfPlaySettings(games=6, parallel=4), SearchSettings(sims=8),
+                        ExplorationSettings(dirichlet=0.3, random_opening=2), seed=11, backend='keras')
     check(f'self-play {name}', digest(*read_history(path, game)), SELF_PLAY[name])
 
 
@@ -51,8 +59,9 @@ def test_seeded_training_and_evaluation_give_the_pinned_numbers(workdir):
     from self_play import self_play
     from train_network import train_network
     save_model(tiny_model(seed=3), 'model/best.h5')
-    self_play(game, 20, 8, seed=11, backend='keras')
-    losses = train_network(game, 2, seed=5)
+    self_play(game, SelfPlaySettings(games=20), SearchSettings(sims=8), seed=11, backend='keras')
+    losses = train_network(game, TrainingSettings(epochs=2), seed=5)
     check('training loss', [round(x, 4) for x in losses['loss']], TRAINING_LOSS)
-    scores = evaluate_best_player(game, 4, 8, backend='keras', seed=13, exact=False)
+    scores = evaluate_best_player(game, SearchSettings(sims=8), EvaluationSettings(games=4, exact=False),
+                                  backend='keras', seed=13)
     check('evaluation', {name: round(s['all'], 4) for name, s in scores.items()}, EVALUATION)

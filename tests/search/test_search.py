@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 
+from alphazero.settings import ExplorationSettings, SearchSettings
 from alphazero.search.evaluator import Evaluator
 from alphazero.search.search import search
 from alphazero.game.registry import load_game, sample_positions
@@ -10,7 +11,7 @@ from conftest import tiny_model
 import game
 from game import State
 from pv_mcts import Node, boltzman, pv_mcts_action, pv_mcts_scores, pv_mcts_visits, visits_to_scores
-from test_tictactoe import state_from
+from conftest import state_from
 
 
 @pytest.fixture(scope='module')
@@ -119,7 +120,7 @@ def test_greedy_after_plays_the_most_visited_move_and_keeps_the_visit_distributi
     positions = sample_positions(game, 40, seed=5)
     evaluator = Evaluator(networks[0])
     visits = search(evaluator, positions, 30)
-    player = MctsPlayer(evaluator, 30, 1.0, np.random.default_rng(0), greedy_after=3)
+    player = MctsPlayer(evaluator, SearchSettings(sims=30), 1.0, np.random.default_rng(0), ExplorationSettings(greedy_after=3))
     plies = [2] * 20 + [3] * 20
     games = [LiveGame(i, state, moves=[0] * ply) for i, (state, ply) in enumerate(zip(positions, plies))]
     sampled_other = 0

@@ -6,14 +6,16 @@ import numpy as np
 import pytest
 
 from alphazero.search.evaluator import Evaluator
-from alphazero.search.search import SearchOptions, search, search_roots
+from alphazero.cli.flags import settings_of
+from alphazero.search.search import search, search_roots
+from alphazero.settings import SearchSettings
 from alphazero.search.gumbel import (completed_q, considered_visit_sequence, gumbel_choice, gumbel_logits, gumbel_target, mixed_value)
 from alphazero.game.registry import load_game, sample_positions
 from alphazero.network.runtimes import KerasNetwork
 from alphazero.play.players import MctsPlayer
 from conftest import random_endgame, tiny_model
 import game
-from test_tictactoe import state_from
+from conftest import state_from
 
 
 @pytest.fixture(scope='module')
@@ -86,7 +88,7 @@ def test_first_play_urgency_values_an_unvisited_move_below_its_parent(network):
         scores = prior * 1.0 + (float(value[0]) - reduction * math.sqrt(prior[0]))
         scores[0] = first_value + prior[0] / 2
         visits = search(Evaluator(network), [state], 3)[0]  # book: two simulations after the root
-        fpu = search_roots(Evaluator(network), [state], 3, SearchOptions(fpu_reduction=reduction)).visits[0]
+        fpu = search_roots(Evaluator(network), [state], SearchSettings(sims=3, fpu=reduction)).visits[0]
         assert fpu[legal[0]] >= 1 and fpu.sum() == visits.sum() == 2
         assert fpu[legal[int(np.argmax(scores))]] == (2 if np.argmax(scores) == 0 else 1)
 
@@ -95,7 +97,7 @@ def test_first_play_urgency_values_an_unvisited_move_below_its_parent(network):
 def test_gumbel_search_shares_the_simulations_by_sequential_halving(network):
     rng = np.random.default_rng(0)
     roots = [game.State()] * 6
-    result = search_roots(Evaluator(network), roots, 17, SearchOptions(gumbel_considered=4), gumbel_noise=([1.0] * 6, rng))
+    result = search_roots(Evaluator(network), roots, SearchSettings(sims=17, gumbel=4), gumbel_noise=([1.0] * 6, rng))
     for visits, action, target in zip(result.visits, result.action, result.target):
         # 16 simulations over 4 moves: each twice, then the best 2 four more times
         assert sorted(visits[visits > 0]) == [2, 2, 6, 6]
@@ -103,26 +105,26 @@ def test_gumbel_search_shares_the_simulations_by_sequential_halving(network):
         assert target.sum() == pytest.approx(1) and (target > 0).sum() == 9  # every legal move
     # The sampled moves differ from root to root (the noise), and with no noise the choice is fixed
     assert len({tuple(np.flatnonzero(v)) for v in result.visits}) > 1
-    fixed = [search_roots(Evaluator(network), roots[:1], 17, SearchOptions(gumbel_considered=4)).action[0] for _ in range(2)]
+    fixed = [search_roots(Evaluator(network), roots[:1], SearchSettings(sims=17, gumbel=4)).action[0] for _ in range(2)]
     assert fixed[0] == fixed[1]
 
 
 @pytest.mark.parametrize('mine, theirs, expected', [([0, 1], [3, 4], 2), ([6, 7], [0, 4], 8)])
 def test_gumbel_search_takes_a_win(network, mine, theirs, expected):
     state = state_from(mine, theirs)
-    result = search_roots(Evaluator(network), [state], 32, SearchOptions(gumbel_considered=16))
+    result = search_roots(Evaluator(network), [state], SearchSettings(sims=32, gumbel=16))
     assert result.action[0] == expected and result.target[0].argmax() == expected
 
 
 def test_a_gumbel_player_plays_its_choice_and_returns_the_improved_policy(network):
     positions = sample_positions(game, 12, seed=2)
-    player = MctsPlayer(Evaluator(network), 20, 1.0, np.random.default_rng(1), options=SearchOptions(gumbel_considered=4))
+    player = MctsPlayer(Evaluator(network), SearchSettings(sims=20, gumbel=4), 1.0, np.random.default_rng(1))
     for state, (action, searched) in zip(positions, player.choose(positions)):
         assert action in state.legal_actions()
         policy = searched.policy
         assert policy.sum() == pytest.approx(1) and policy[state.legal_actions()].sum() == pytest.approx(1)
     # At temperature 0 the choice is deterministic
-    greedy = [MctsPlayer(Evaluator(network), 20, 0.0, np.random.default_rng(seed), options=SearchOptions(gumbel_considered=4))
+    greedy = [MctsPlayer(Evaluator(network), SearchSettings(sims=20, gumbel=4), 0.0, np.random.default_rng(seed))
               for seed in (1, 2)]
     assert [a for a, _ in greedy[0].choose(positions)] == [a for a, _ in greedy[1].choose(positions)]
 
@@ -131,8 +133,8 @@ def test_gumbel_search_refuses_a_game_that_hides_part_of_the_position(network):
     from alphazero.errors import UserError
     rules = load_game('pointothello')
     with pytest.raises(UserError, match='whole position'):
-        MctsPlayer(Evaluator(network), 8, 0.0, np.random.default_rng(0), determinize=rules.determinize,
-                   options=SearchOptions(gumbel_considered=4))
+        MctsPlayer(Evaluator(network), SearchSettings(sims=8, gumbel=4), 0.0, np.random.default_rng(0),
+                   determinize=rules.determinize)
 
 
 def test_the_players_take_the_search_options(network, workdir):
@@ -140,12 +142,12 @@ def test_the_players_take_the_search_options(network, workdir):
     import human_play
     import gtp_engine
     args = human_play.parse_args(['--text', '--gumbel', '4', '--fpu', '0.2'])
-    from alphazero.cli.flags import search_options
-    assert search_options(args) == SearchOptions(fpu_reduction=0.2, gumbel_considered=4)
-    action = human_play.ai_action(game, network, 12, search_options(args))
+    search_settings = settings_of(SearchSettings, args, sims=12)
+    assert search_settings == SearchSettings(sims=12, fpu=0.2, gumbel=4)
+    action = human_play.ai_action(game, network, search_settings)
     state = game.State()
     assert action(state) in state.legal_actions()
-    assert search_options(gtp_engine.parse_args(['--gumbel', '8'])).gumbel_considered == 8
+    assert settings_of(SearchSettings, gtp_engine.parse_args(['--gumbel', '8'])).gumbel == 8
 
 
 # ----- settai (接待) mode -----
@@ -199,15 +201,15 @@ def test_settai_aims_below_even_against_a_weaker_opponent():
     assert settai_for(othello).final_margin(othello.State()) == 0 and settai_for(othello, False) is None
     assert settai_for(load_game('connect4')) == Settai()
     network = KerasNetwork(tiny_model(0, rules=game))
-    assert MctsPlayer(Evaluator(network), 4, 0.0, None, settai=Settai()).settai_drift is None
-    assert isinstance(MctsPlayer(Evaluator(network), 4, 0.0, None, settai=Settai(len)).settai_drift, SettaiDrift)
+    assert MctsPlayer(Evaluator(network), SearchSettings(sims=4), 0.0, None, settai=Settai()).settai_drift is None
+    assert isinstance(MctsPlayer(Evaluator(network), SearchSettings(sims=4), 0.0, None, settai=Settai(len)).settai_drift, SettaiDrift)
 
 
 def test_settai_never_throws_the_game(network):
     # x (to move) can win at 2; o threatens 3-4-5, so every move but 2 and 5 loses
     state = state_from([0, 1], [3, 4])
     from alphazero.play.settai import Settai
-    settai = MctsPlayer(Evaluator(network), 200, 0.0, np.random.default_rng(0), settai=Settai())
+    settai = MctsPlayer(Evaluator(network), SearchSettings(sims=200), 0.0, np.random.default_rng(0), settai=Settai())
     assert settai.choose([state])[0][0] in (2, 5)
     # With the win gone (o holds 2), blocking at 5 is the only move that does not lose
     assert settai.choose([state_from([0, 1, 6], [2, 3, 4])])[0][0] == 5
@@ -258,7 +260,7 @@ def test_settai_player_ends_the_game_by_the_exact_search():
     from alphazero.play.settai import settai_endgame, settai_for
     game = load_game('othello6')
     network = KerasNetwork(tiny_model(0, rules=game))
-    settai = MctsPlayer(Evaluator(network), 4, 0.0, np.random.default_rng(0), settai=settai_for(game))
+    settai = MctsPlayer(Evaluator(network), SearchSettings(sims=4), 0.0, np.random.default_rng(0), settai=settai_for(game))
     final_margin = settai.settai.final_margin
     states = endgame_positions(game, 8, 6, seed=2)
     exact = [settai_endgame(state, final_margin) for state in states]
@@ -271,11 +273,10 @@ def test_settai_player_ends_the_game_by_the_exact_search():
 
 def test_fpu_off_brings_back_the_books_first_play_value_where_a_recipe_sets_one(tmp_path, monkeypatch):
     import self_play
-    from alphazero.cli.flags import search_options
     (tmp_path / 'othello8.py').write_text('search = dict(sims=50, fpu=0.25)\n')
     monkeypatch.setattr('alphazero.cli.settings.CONFIG_DIR', str(tmp_path))
-    assert search_options(self_play.parse_args(['--game', 'othello8'])).fpu_reduction == 0.25  # the recipe's
-    assert search_options(self_play.parse_args(['--game', 'othello8', '--fpu', 'off'])).fpu_reduction is None
-    assert search_options(self_play.parse_args(['--game', 'othello8', '--fpu', '0'])).fpu_reduction == 0
+    assert settings_of(SearchSettings, self_play.parse_args(['--game', 'othello8'])).fpu == 0.25  # the recipe's
+    assert settings_of(SearchSettings, self_play.parse_args(['--game', 'othello8', '--fpu', 'off'])).fpu is None
+    assert settings_of(SearchSettings, self_play.parse_args(['--game', 'othello8', '--fpu', '0'])).fpu == 0
     with pytest.raises(SystemExit):
         self_play.parse_args(['--game', 'othello8', '--fpu', 'of'])
