@@ -9,7 +9,7 @@
     records/    game records of other programs: Othello (WTHOR, transcripts), shogi (CSA, KIF, USI)
     play/       players, the game loop, the match runner, openings, settai, levels, Elo, the exact judge, Ray workers
     engines/    other programs over GTP and USI, and the protocol loop our engines answer with
-    cli/        the command line: flags, recipes (config/NAME.py), words in two languages
+    cli/        the command line: flags, recipes (games/NAME/recipe.py), words in two languages
 """
 import os
 

@@ -1,7 +1,7 @@
 """Every setting of the project, one frozen dataclass per purpose (OpenSpiel's one Config, AlphaZero.jl's
 typed parameters). A default is the book's constant (the stage script that owns it names it, as the
 book does: self_play.py's SP_GAME_COUNT is SelfPlaySettings.games); a game's recipe
-(config/NAME.py) replaces defaults, and the flags typed replace those (alphazero/cli/settings.py).
+(games/NAME/recipe.py) replaces defaults, and the flags typed replace those (alphazero/cli/settings.py).
 
 Each field's metadata is its flag: `--name` (`--no-name` for a setting that is on by default), its
 help text and the check of its range; alphazero/cli/flags.py's add_settings_flags makes the flags

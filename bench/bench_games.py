@@ -5,7 +5,7 @@ For every game:
     planes/s     the network input of a position (State.planes)
     games/s      full random games (legal_actions, next and is_done every ply)
     network/s    positions per second through onnxruntime at batch 128, for the game's default
-                 network (its recipe, config/NAME.py; the book's 128x16 for tic-tac-toe)
+                 network (its recipe, games/NAME/recipe.py; the book's 128x16 for tic-tac-toe)
     rules share  (1/moves + 1/planes) / (1/network): the rules' cost per evaluated leaf against the
                  network's; well below 1 means the network, not the rules, bounds self-play
 Each figure is the median of --repeats runs. A game whose optional library is missing (full shogi

@@ -19,7 +19,7 @@ os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
 
 import numpy as np  # noqa: E402
 
-import connect4  # noqa: E402
+from games.connect4 import game as connect4  # noqa: E402
 from alphazero.search.evaluator import Evaluator  # noqa: E402
 from alphazero.errors import UserError
 from alphazero.cli.run import run  # noqa: E402

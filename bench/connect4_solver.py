@@ -1,4 +1,4 @@
-"""Connect Four positions labelled with exact results (win / draw / loss) by connect4.py's solver
+"""Connect Four positions labelled with exact results (win / draw / loss) by games/connect4/game.py's solver
 (Pascal Pons' design on its bitboards), for bench/connect4_accuracy.py. In plain Python the solver
 handles a position with 14 stones in seconds, and with 20 or more in well under one.
 
@@ -17,10 +17,10 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import connect4  # noqa: E402
+from games.connect4 import game as connect4  # noqa: E402
 from alphazero.files import write_json  # noqa: E402
 from alphazero.play.opponents import heuristic_opponents  # noqa: E402
-from connect4 import Solver  # noqa: E402
+from games.connect4.solver import Solver  # noqa: E402
 
 
 def sample_position(rng, alpha_beta, stones):

@@ -23,7 +23,7 @@ COLORS.othello8planes = COLORS.othello8;
 COLORS.pointothello = COLORS.othello8;
 COLORS.shogi = { board: '#f3dfb0', lines: '#8d6e63', stones: null, names: ['▲', '▽'] };
 const PIECE_LETTERS = ['', 'C', 'E', 'G', 'L'];           // chick, elephant, giraffe, lion
-const PIECE_STEPS = { 1: [0], 2: [1, 3, 5, 7], 3: [0, 2, 4, 6], 4: [0, 1, 2, 3, 4, 5, 6, 7] };  // shogi.py's DIRECTIONS
+const PIECE_STEPS = { 1: [0], 2: [1, 3, 5, 7], 3: [0, 2, 4, 6], 4: [0, 1, 2, 3, 4, 5, 6, 7] };  // games/shogi/game.py's DIRECTIONS
 
 const $ = (id) => document.getElementById(id);
 let game, session, colors, config, current;  // current: the name of the game being played

@@ -1,4 +1,4 @@
-// The rules of every game, as in the Python game modules (game.py, connect4.py, gomoku.py, othello.py, ...).
+// The rules of every game, as in the Python game modules (game.py, games/connect4/game.py, games/gomoku/game.py, games/othello8/game.py, ...).
 //
 // A state is seen from the side to move, as in the book: `mine` and `theirs` hold 1 on the squares
 // of the side to move and of its opponent (reading order, row 0 on top), and `depth` counts the
@@ -114,7 +114,7 @@ connect4.winningLine = (state) => winningLine(state, CONNECT4_LINES);
 // ----- Othello: action = square, or size * size to pass when no square is legal -----
 const DIRECTIONS = [[-1, -1], [-1, 0], [-1, 1], [0, -1], [0, 1], [1, -1], [1, 0], [1, 1]];
 
-// encoding 'planes8': the 8 input planes of othello8planes.py instead of the book's 2
+// encoding 'planes8': the 8 input planes of games/othello8planes/game.py instead of the book's 2
 function othello(size, encoding = 'book') {
   const squares = size * size, pass = squares;
   // The opponent's discs a move on `square` turns over
@@ -182,7 +182,7 @@ function othello(size, encoding = 'book') {
   return game;
 }
 
-// ----- point-Othello (pointothello.py): 8x8 Othello whose stones carry values -----
+// ----- point-Othello (games/pointothello/game.py): 8x8 Othello whose stones carry values -----
 // A state also holds the game's 60 values (`sequence`), how many are placed (`used`), and the value
 // of the stone on each square (`values`). A player sees the value to place now and the next three.
 const VALUE_RANGE = 30, MOVES = 60, VISIBLE = 4;
@@ -259,7 +259,7 @@ function pointOthello() {
   return game;
 }
 
-// ----- the book's simple shogi (shogi.py) -----
+// ----- the book's simple shogi (games/shogi/game.py) -----
 // A state is seen from the side to move, as in the book: `pieces` and `enemy` hold 12 squares and 3
 // hand counts each, every side in its own orientation (the opponent's square p is our 11 - p).
 // Action = destination * 11 + direction: 0-7 move the piece one step back along the direction
@@ -345,7 +345,7 @@ const shogi = {
   },
   dropPiece: (action) => (action % 11 >= 8 ? action % 11 - 7 : 0),
   squareName: (square) => 'abc'[square % 3] + (Math.floor(square / 3) + 1),
-  // Names as shogi.py's action_name: 'b3b2' for a move, 'C*a2' for a drop, from the first player's side
+  // Names as games/shogi/game.py's action_name: 'b3b2' for a move, 'C*a2' for a drop, from the first player's side
   actionName(action, s) {
     const destination = shogi.squareName(shogi.actionSquare(s, action));
     if (action % 11 >= 8) return `${'CEG'[action % 11 - 8]}*${destination}`;

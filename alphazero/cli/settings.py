@@ -1,5 +1,6 @@
-"""Where a setting's value comes from, in one place: the stage script's constant (the book's), then
-the game's recipe (config/NAME.py), then a preset of train_cycle.py (--preset), then the flag typed.
+"""Where a setting's value comes from, in one place: the book's constant (the default of its settings
+object, alphazero/settings.py), then the game's recipe (games/NAME/recipe.py), then a preset of
+train_cycle.py (--preset), then the flag typed.
 
 A recipe is a Python file of dicts, one per purpose; a stage script reads only the purposes it
 serves (self_play.py: search, self_play and exploration; train_cycle.py: all). A key that no purpose
@@ -10,7 +11,7 @@ import os
 import runpy
 import sys
 
-from alphazero import REPO
+import games
 from alphazero.errors import UserError
 from alphazero.game.registry import GAMES
 from alphazero.settings import (
@@ -25,7 +26,6 @@ from alphazero.settings import (
     flagged,
 )
 
-CONFIG_DIR = os.path.join(REPO, 'config')
 
 
 # The purposes of a recipe, each the settings object it fills (alphazero/settings.py); a recipe may
@@ -50,10 +50,16 @@ def allowed(purpose):
 ALL_PURPOSES = tuple(purpose for purpose in PURPOSES if purpose != 'student')  # what train_cycle.py trains with
 
 
+def recipe_path(name):
+    """games/NAME/recipe.py, in the first games/ folder on Python's path that has one (None: none)."""
+    paths = [os.path.join(folder, name, 'recipe.py') for folder in games.__path__]
+    return next((path for path in paths if os.path.isfile(path)), None)
+
+
 def read_recipe(name):
-    """{purpose: {setting: value}} of config/NAME.py ({} when the game has no file), checked."""
-    path = os.path.join(CONFIG_DIR, f'{name}.py')
-    if not os.path.exists(path):
+    """{purpose: {setting: value}} of the game's recipe.py ({} when it has none), checked."""
+    path = recipe_path(name)
+    if path is None:
         return {}
     recipe = {key: value for key, value in runpy.run_path(path).items() if not key.startswith('_')}
     for purpose, values in recipe.items():

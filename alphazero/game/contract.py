@@ -1,7 +1,7 @@
 """The game contract: everything the engine, the scripts, the window and GTP may ask of a game.
 
-A game is one Python module (game.py, the book's tic-tac-toe, is the model to copy). The registry
-(alphazero/games.py) loads it, checks it against this contract and hands out a `Game`: the module's
+A game is one folder, games/NAME/, whose game.py is the game's module (the book's tic-tac-toe,
+game.py at the top, is the model to copy). The registry (alphazero/game/registry.py) finds it, loads it, checks it against this contract and hands out a `Game`: the module's
 required names, and every optional capability as a field that is always there, with the default
 below when the module leaves it out. Nothing outside a game module asks which game it holds.
 

@@ -1,26 +1,28 @@
 """The game registry: `--game` names to game modules, each checked against the contract (contract.py).
 
-Adding a game is its module, its training recipe (config/NAME.py) and a line in GAMES
-(docs/adding-a-game.md)."""
+A game is one folder, games/NAME/: its rules (game.py), its training recipe (recipe.py) and what
+else it needs (Connect Four's solver.py); the registry finds every folder that holds a game.py, in
+every games/ folder on Python's path (docs/adding-a-game.md). Tic-tac-toe's rules stay where the
+book has them, game.py at the top, with its recipe in games/tictactoe/."""
 import argparse
 import importlib
+import os
 import random
 
+import games
 from alphazero.game.contract import Game, check_game
 
-GAMES = {
-    'tictactoe': 'game',
-    'connect4': 'connect4',
-    'gomoku': 'gomoku',                     # the worked example of docs/adding-a-game.md
-    'othello6': 'othello6',                 # the book's chapter 8 board
-    'othello8': 'othello',
-    'othello8planes': 'othello8planes',     # 8x8 Othello with 8 input planes
-    'pointothello': 'pointothello',         # point-scoring Othello (点数制リバーシ)
-    'shogi': 'shogi',                       # the book's simple shogi (chapter 8)
-    'shogi9': 'shogi9',                     # full shogi (needs the optional cshogi: WITH_SHOGI=1)
-}
+BOOK_GAME = {'tictactoe': 'game'}  # the book's tic-tac-toe: game.py at the top
 
 
+def find_games():
+    """{name: module} of every game: the book's, then each games/NAME/game.py in name order."""
+    folders = {name for folder in games.__path__ for name in os.listdir(folder)
+               if os.path.isfile(os.path.join(folder, name, 'game.py'))}
+    return {**BOOK_GAME, **{name: f'games.{name}.game' for name in sorted(folders)}}
+
+
+GAMES = find_games()
 DEFAULT_GAME = 'tictactoe'
 
 

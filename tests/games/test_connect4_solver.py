@@ -1,4 +1,4 @@
-"""Connect Four's exact solver (connect4.py, which the benchmarks use), against plain
+"""Connect Four's exact solver (games/connect4/game.py, which the benchmarks use), against plain
 minimax over connect4.State."""
 import functools
 import os
@@ -7,12 +7,12 @@ import sys
 
 import pytest
 
-import connect4
+from games.connect4 import game as connect4
 from conftest import REPO
 
 sys.path.insert(0, os.path.join(REPO, 'bench'))
 from connect4_solver import label_positions  # noqa: E402
-from connect4 import Solver, winning_squares  # noqa: E402
+from games.connect4.solver import Solver, winning_squares  # noqa: E402
 
 
 @functools.lru_cache(maxsize=None)
@@ -80,6 +80,6 @@ def test_the_solver_agrees_with_the_benchmark_labels():
     late = [(state, results) for state, results in read_positions()
             if (state.pieces | state.enemy_pieces).bit_count() >= 22][:60]
     assert len(late) == 60
-    solver = connect4.Solver()
+    solver = Solver()
     assert all(solver.solve(state.pieces, state.pieces | state.enemy_pieces) == max(results.values())
                for state, results in late)

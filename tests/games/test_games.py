@@ -345,7 +345,7 @@ def test_each_game_brings_its_training_defaults_and_flags_still_win():
     import evaluate_best_player
     import human_play
     import self_play
-    assert self_play.parse_args(['--game', 'connect4']).games == 200  # config/connect4.py
+    assert self_play.parse_args(['--game', 'connect4']).games == 200  # games/connect4/recipe.py
     assert evaluate_best_player.parse_args(['--game', 'connect4']).games == evaluate_best_player.EP_GAME_COUNT
     assert human_play.parse_args(['--game', 'connect4']).sims is None
     # ... and the stages that save a model take what it is to record
@@ -357,13 +357,14 @@ def test_each_game_brings_its_training_defaults_and_flags_still_win():
 def test_a_misspelt_setting_in_a_recipe_or_a_preset_is_an_error(tmp_path, monkeypatch):
     import alphazero.cli.settings as settings
     import train_cycle
-    monkeypatch.setattr(settings, 'CONFIG_DIR', str(tmp_path))
-    (tmp_path / 'connect4.py').write_text("exploration = dict(dirichet=0.3)\n")
+    monkeypatch.setattr(settings, 'recipe_path', lambda name: str(tmp_path / 'recipe.py'))
+    (tmp_path / 'recipe.py').write_text("exploration = dict(dirichet=0.3)\n")
     with pytest.raises(UserError, match="'dirichet' is not one of its settings"):
         train_cycle.parse_args(['--game', 'connect4'])
-    (tmp_path / 'connect4.py').write_text("explore = dict(dirichlet=0.3)\n")
+    (tmp_path / 'recipe.py').write_text("explore = dict(dirichlet=0.3)\n")
     with pytest.raises(UserError, match="'explore' is not a purpose of a recipe"):
         train_cycle.parse_args(['--game', 'connect4'])
+    (tmp_path / 'recipe.py').write_text('')
     with pytest.raises(UserError, match="'dirichet' is not one of its settings"):
         settings.recipe_defaults('othello8', settings.ALL_PURPOSES, {'dirichet': 0.3})
 

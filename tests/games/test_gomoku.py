@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-import gomoku
+from games.gomoku import game as gomoku
 from alphazero.game.contract import ContractError, check_game
 from alphazero.game.registry import GAMES, load_game
 
@@ -76,7 +76,7 @@ def test_lines_at_the_edges_and_overlines_win():
 
 
 def test_it_is_registered_and_keeps_the_contract():
-    assert GAMES['gomoku'] == 'gomoku'
+    assert GAMES['gomoku'] == 'games.gomoku.game'  # found in games/gomoku/, no line to add
     game = load_game('gomoku')
     assert (game.PASS, game.SOLVABLE, game.determinize, game.GTP_GAME) == (None, False, None, 'Gomoku')
     assert len(game.SYMMETRIES) == 8 and len(gomoku.LINES) == 60

@@ -6,7 +6,7 @@ import random
 import numpy as np
 import pytest
 
-import pointothello as po
+from games.pointothello import game as po
 from alphazero.settings import ExplorationSettings, SearchSettings, SelfPlaySettings
 from alphazero.game.registry import load_game
 from references import SimpleOthello

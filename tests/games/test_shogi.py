@@ -7,9 +7,9 @@ import re
 import numpy as np
 import pytest
 
-import shogi
+from games.shogi import game as shogi
 from alphazero.settings import SearchSettings
-from shogi import CHICK, ELEPHANT, GIRAFFE, LION, State
+from games.shogi.game import CHICK, ELEPHANT, GIRAFFE, LION, State
 from references import perft
 
 # ----- the simple implementation -----
@@ -282,7 +282,7 @@ def test_random_openings_never_hang_a_lion():
 
 
 def test_fairy_stockfish_plays_the_same_game(workdir):
-    """Fairy-Stockfish told the rules (engines/variants.ini) counts the same move trees as shogi.py:
+    """Fairy-Stockfish told the rules (engines/variants.ini) counts the same move trees as games/shogi/game.py:
     an established program as the second implementation, and a referee for later matches."""
     import os
     import subprocess
@@ -303,7 +303,7 @@ def test_fairy_stockfish_sees_our_positions_and_moves():
     import os
     import subprocess
     from conftest import need
-    from shogi import ENGINE_OPTIONS, uci_move
+    from games.shogi.game import ENGINE_OPTIONS, uci_move
     program = '/usr/games/fairy-stockfish'
     need(os.access(program, os.X_OK), "Fairy-Stockfish", 'apt-get install fairy-stockfish')
     rng = np.random.default_rng(5)

@@ -120,7 +120,7 @@ def test_move_classes(game):
         assert sorted(actions) == state.legal_actions()
     # Impossible ones are not classes: a pawn dropped on the far rank, a knight staying unpromoted on
     # the far two ranks, a promotion that neither starts nor ends in the zone
-    from shogi9 import label_is_possible
+    from games.shogi9.game import label_is_possible
     assert not label_is_possible(20 * 81 + 0 * 9 + 0)        # P*1a
     assert label_is_possible(20 * 81 + 0 * 9 + 1)            # P*1b
     assert not label_is_possible(8 * 81 + 4 * 9 + 1)         # knight to 5b unpromoted

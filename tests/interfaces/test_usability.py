@@ -22,7 +22,7 @@ def test_tensorflow_start_up_notices_are_not_shown(workdir):
     assert 'created model/best.h5' in result.stdout
 
 
-@pytest.mark.parametrize('script', ['game.py', 'pv_mcts.py', 'connect4.py', 'othello.py', 'pointothello.py', 'shogi.py'])
+@pytest.mark.parametrize('script', ['game.py', 'pv_mcts.py', 'games/connect4/game.py', 'games/othello8/game.py', 'games/pointothello/game.py', 'games/shogi/game.py'])
 def test_help_prints_usage_instead_of_playing(workdir, script):
     result = run_script(script, '--help', cwd=workdir, timeout=60)
     assert result.returncode == 0 and result.stdout.startswith('usage:')

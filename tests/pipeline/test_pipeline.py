@@ -271,7 +271,7 @@ def test_train_cycle_end_to_end(workdir):
 
 
 def test_train_cycle_starts_a_new_run_from_a_trained_model(workdir, monkeypatch, capsys):
-    import connect4
+    from games.connect4 import game as connect4
     from alphazero.cli.run import run
     import train_cycle
     save_model(tiny_model(seed=3, filters=4), 'start/trained.h5')

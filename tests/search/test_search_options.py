@@ -273,8 +273,8 @@ def test_settai_player_ends_the_game_by_the_exact_search():
 
 def test_fpu_off_brings_back_the_books_first_play_value_where_a_recipe_sets_one(tmp_path, monkeypatch):
     import self_play
-    (tmp_path / 'othello8.py').write_text('search = dict(sims=50, fpu=0.25)\n')
-    monkeypatch.setattr('alphazero.cli.settings.CONFIG_DIR', str(tmp_path))
+    (tmp_path / 'recipe.py').write_text('search = dict(sims=50, fpu=0.25)\n')
+    monkeypatch.setattr('alphazero.cli.settings.recipe_path', lambda name: str(tmp_path / 'recipe.py'))
     assert settings_of(SearchSettings, self_play.parse_args(['--game', 'othello8'])).fpu == 0.25  # the recipe's
     assert settings_of(SearchSettings, self_play.parse_args(['--game', 'othello8', '--fpu', 'off'])).fpu is None
     assert settings_of(SearchSettings, self_play.parse_args(['--game', 'othello8', '--fpu', '0'])).fpu == 0

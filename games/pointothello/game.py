@@ -1,7 +1,7 @@
 # ====================
 # Point-Othello (点数制リバーシ): 8x8 Othello where every stone is worth points
 # ====================
-# The board, moves, flips, passes and the end of the game are 8x8 Othello's (othello.py). A game
+# The board, moves, flips, passes and the end of the game are 8x8 Othello's (games/othello8/game.py). A game
 # has a sequence of 60 values, integers from -30 to 30, drawn uniformly among the sequences that sum
 # to 0; each move places a stone carrying the next value (a pass uses none), and a flipped stone
 # keeps its value and changes owner. The four starting stones are worth 0. At the end each side
@@ -18,7 +18,7 @@ import sys
 
 import numpy as np
 
-import othello
+from games.othello8 import game as othello
 from alphazero.play.opponents import alpha_beta_player, random_action
 
 # The network's view of the game

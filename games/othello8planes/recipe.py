@@ -2,11 +2,11 @@
 # of it; each stage script reads the part for its purpose; flags typed on the command line win.
 # How each value was chosen, and what it reaches: docs/training.md.
 
+from games.small_cpu import cycle, student  # noqa: F401 (the lines every small-CPU recipe shares)
+
 network = dict(network='resnet', filters=64, blocks=5)
 search = dict(sims=50)
 self_play = dict(games=60)
 exploration = dict(dirichlet=0.8, random_opening=2, greedy_after=16)
 training = dict(samples=28672, window=10)
 evaluation = dict(opening=4)
-cycle = dict(cycles=100, gate=False, eval_games=0, best_every=5, keep_every=10)
-student = dict(network='resnet')

@@ -22,6 +22,7 @@ import sys
 
 import numpy as np
 
+from alphazero import REPO
 from alphazero.play.opponents import heuristic_opponents, mcts_action, random_action
 
 # The network's view of the game
@@ -290,7 +291,7 @@ def opponents():
 # A real opponent: Fairy-Stockfish, told the rules, over UCI (evaluate_best_player.py --game shogi
 # --engine "/usr/games/fairy-stockfish; go depth 3")
 ENGINE_PROTOCOL = 'uci'
-ENGINE_OPTIONS = (f'setoption name VariantPath value {os.path.join(os.path.dirname(os.path.abspath(__file__)), "engines", "variants.ini")}',
+ENGINE_OPTIONS = (f'setoption name VariantPath value {os.path.join(REPO, "engines", "variants.ini")}',
                   'setoption name UCI_Variant value simpleshogi')
 
 

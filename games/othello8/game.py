@@ -1,8 +1,8 @@
 # ====================
 # Othello (reversi): the rules for any even board, and the standard 8x8 game
 # ====================
-# The book's chapter 8 plays reversi on a 6x6 board (othello6.py); this module is the standard 8x8
-# game, and othello6.py and othello8planes.py are thin modules on its rules.
+# The book's chapter 8 plays reversi on a 6x6 board (games/othello6/game.py); this module is the standard 8x8
+# game, and games/othello6/game.py and games/othello8planes/game.py are thin modules on its rules.
 #
 # An action is a square (row * size + column), or `size * size` to pass, legal only when no other
 # move exists. The game ends when neither side can move (after two passes in a row, or on a full
@@ -89,7 +89,7 @@ def board(size):
 
 # Game state
 class State:
-    BOARD = board(SIZE)  # a game on another board is a subclass with its own (othello6.py)
+    BOARD = board(SIZE)  # a game on another board is a subclass with its own (games/othello6/game.py)
 
     # Initialise: the starting position unless bitboards are given; `depth` counts the plies
     # played (passes included), so that the side to move is known

@@ -1,9 +1,9 @@
 # ====================
 # Othello on the book's 6x6 board (chapter 8)
 # ====================
-# The rules are othello.py's; only the board differs: 6x6, with the book's starting discs.
+# The rules are games/othello8/game.py's; only the board differs: 6x6, with the book's starting discs.
 
-import othello
+from games.othello8 import game as othello
 
 SIZE = 6
 
@@ -13,7 +13,7 @@ class State(othello.State):
     BOARD = othello.board(SIZE)
 
 
-# What the engine needs to know of the game (alphazero/game/contract.py); the rest is othello.py's
+# What the engine needs to know of the game (alphazero/game/contract.py); the rest is games/othello8/game.py's
 NAME = 'othello6'
 BOARD_SHAPE = (SIZE, SIZE)
 INPUT_SHAPE = (SIZE, SIZE, 2)   # channels last: side to move, opponent

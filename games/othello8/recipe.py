@@ -2,6 +2,8 @@
 # of it; each stage script reads the part for its purpose; flags typed on the command line win.
 # How each value was chosen, and what it reaches: docs/training.md.
 
+from games.small_cpu import cycle, student  # noqa: F401 (the lines every small-CPU recipe shares)
+
 network = dict(network='resnet', filters=32, blocks=4)
 search = dict(sims=16, gumbel=8)  # self-play's search: Gumbel's sampling over 8 moves, so no Dirichlet noise
 play = dict(play_sims=800)        # what a trained model records: the programs that play it search this many
@@ -9,5 +11,3 @@ self_play = dict(games=120)
 exploration = dict(dirichlet=0, random_opening=2, greedy_after=16)
 training = dict(samples=28672, window=10)
 evaluation = dict(opening=4)
-cycle = dict(cycles=100, gate=False, eval_games=0, best_every=5, keep_every=10)
-student = dict(network='resnet')

@@ -2,11 +2,11 @@
 # (train_records.py --game shogi9, docs/shogi.md); train_cycle.py --game shogi9 then goes on with
 # self-play from it. Flags typed on the command line win.
 
+from games.small_cpu import cycle, student  # noqa: F401 (the lines every small-CPU recipe shares)
+
 network = dict(network='resnet', filters=64, blocks=6)
 search = dict(sims=100)
 self_play = dict(games=40)
 exploration = dict(dirichlet=0.15, random_opening=4, greedy_after=30)
 training = dict(samples=32768, window=10)
 evaluation = dict(opening=4)
-cycle = dict(cycles=100, gate=False, eval_games=0, best_every=5, keep_every=10)
-student = dict(network='resnet')

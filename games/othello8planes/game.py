@@ -1,14 +1,14 @@
 # ====================
 # 8x8 Othello with 8 input planes
 # ====================
-# The rules are othello.py's; the network reads 8 planes instead of the book's 2, as in
+# The rules are games/othello8/game.py's; the network reads 8 planes instead of the book's 2, as in
 # 「【オセロAIを作る①】SLポリシーネットワーク」 (docs/sources.md): own discs, opponent discs, empty
 # squares, legal moves, how many discs each legal move turns over, the corner, C and X squares, a
 # plane of ones and a plane of zeros.
 
 import numpy as np
 
-import othello
+from games.othello8 import game as othello
 
 SIZE = othello.SIZE
 
@@ -31,7 +31,7 @@ class State(othello.State):
         return np.stack(planes, axis=-1).reshape(SIZE, SIZE, 8).astype(np.float32)
 
 
-# What the engine needs to know of the game (alphazero/game/contract.py); the rest is othello.py's
+# What the engine needs to know of the game (alphazero/game/contract.py); the rest is games/othello8/game.py's
 NAME = 'othello8planes'
 BOARD_SHAPE = othello.BOARD_SHAPE
 INPUT_SHAPE = (SIZE, SIZE, 8)

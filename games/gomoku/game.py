@@ -4,7 +4,7 @@
 # Two players take turns placing a stone on an empty square; five (or more) of one's own stones in a
 # row, across, down or diagonally, wins, and a full board without one is a draw. The module keeps the
 # game contract (alphazero/game/contract.py): the book's State, written like game.py's, plus what the
-# network and the engine need. Its training recipe is config/gomoku.py.
+# network and the engine need. Its training recipe is games/gomoku/recipe.py.
 
 import numpy as np
 
