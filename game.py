@@ -11,6 +11,7 @@ from alphazero.play.opponents import mcts_action, random_action  # the book's pl
 
 # The network's view of the game
 NAME = 'tictactoe'
+TITLE = {'en': 'Tic-tac-toe', 'ja': '三目並べ'}  # beyond the book: the window's and the page's name for it
 SOLVABLE = True            # small enough for alphazero/play/exact.py to solve (5,478 positions)
 BOARD_SHAPE = (3, 3)        # rows, columns
 INPUT_SHAPE = (3, 3, 2)     # channels last: side to move, opponent

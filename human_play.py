@@ -141,15 +141,16 @@ def play_window(game, next_action, human_first, said=WORDS['en']):
     import tkinter as tk
 
     rows, columns = game.BOARD_SHAPE
-    # Discs of two colours (first player, second player), or the book's o and x when the game has none
-    stone_colors, board_color = game.STONE_COLORS, game.BOARD_COLOR
-    line_color = '#333333' if stone_colors else '#0077BB'
+    # Discs of two colours (first player, second player), or the book's o and x when the game has none;
+    # the colours are the game's (alphazero/game/contract.py), as on the page
+    stone_colors, board_color, line_color = game.STONE_COLORS, game.BOARD_COLOR, game.LINE_COLOR
+    stone_shades = game.STONE_SHADES or stone_colors
     status_height = 50 if game.status else 30  # room for a second status line
 
     class GameUI(tk.Frame):
         def __init__(self, master=None):
             tk.Frame.__init__(self, master)
-            self.master.title('AlphaZero ' + game.NAME)
+            self.master.title('AlphaZero: ' + game_text(game.TITLE or {'en': game.NAME}, said))
             self.state = game.State()
             self.canvas = tk.Canvas(self, width=columns * SQUARE_SIZE, height=rows * SQUARE_SIZE + status_height,
                                     highlightthickness=0)
@@ -206,7 +207,7 @@ def play_window(game, next_action, human_first, said=WORDS['en']):
                 x, y = (index % columns) * SQUARE_SIZE, (index // columns) * SQUARE_SIZE
                 if owner and stone_colors:
                     self.canvas.create_oval(x + 8, y + 8, x + SQUARE_SIZE - 8, y + SQUARE_SIZE - 8, width=1,
-                                            outline='#333333', fill=stone_colors[0 if owner == 1 else 1])
+                                            outline='#333333', fill=stone_shades[0 if owner == 1 else 1])
                     if game.stone_label:  # point-Othello: the stone's value on it
                         self.canvas.create_text(x + SQUARE_SIZE // 2, y + SQUARE_SIZE // 2, text=game.stone_label(self.state, index),
                                                 fill='#FFFFFF' if owner == 1 else '#000000', font=('Helvetica', 16, 'bold'))
@@ -254,7 +255,7 @@ def play_piece_window(game, next_action, human_first, said=WORDS['en']):
     class ShogiUI(tk.Frame):
         def __init__(self, master=None):
             tk.Frame.__init__(self, master)
-            self.master.title('AlphaZero ' + game.NAME)
+            self.master.title('AlphaZero: ' + game_text(game.TITLE or {'en': game.NAME}, said))
             self.state, self.picked = game.State(), None
             self.canvas = tk.Canvas(self, width=columns * SQUARE_SIZE, height=rows * SQUARE_SIZE + 2 * hand_height + 50,
                                     highlightthickness=0)
@@ -328,12 +329,13 @@ def play_piece_window(game, next_action, human_first, said=WORDS['en']):
             self.canvas.delete('all')
             targets = {game.action_squares(self.state, a)[1] for a in self.picked_actions()} if self.picked else set()
             board_top, board_bottom = top, top + rows * SQUARE_SIZE
-            self.canvas.create_rectangle(0, board_top, columns * SQUARE_SIZE, board_bottom, width=0, fill='#F3DFB0')
+            self.canvas.create_rectangle(0, board_top, columns * SQUARE_SIZE, board_bottom, width=0, fill=game.BOARD_COLOR)
             for i in range(1, columns):
-                self.canvas.create_line(i * SQUARE_SIZE, board_top, i * SQUARE_SIZE, board_bottom, fill='#8D6E63', width=2)
+                self.canvas.create_line(i * SQUARE_SIZE, board_top, i * SQUARE_SIZE, board_bottom, fill=game.LINE_COLOR,
+                                        width=2)
             for i in range(1, rows):
                 self.canvas.create_line(0, board_top + i * SQUARE_SIZE, columns * SQUARE_SIZE, board_top + i * SQUARE_SIZE,
-                                        fill='#8D6E63', width=2)
+                                        fill=game.LINE_COLOR, width=2)
             for square, cell in enumerate(self.state.cells()):
                 x, y = (square % columns) * SQUARE_SIZE, board_top + (square // columns) * SQUARE_SIZE
                 if self.picked == ('square', square) or square in targets:

@@ -11,6 +11,7 @@ import functools
 import http.server
 import json
 import os
+import re
 import sys
 import urllib.parse
 
@@ -28,11 +29,31 @@ from pv_mcts import PV_EVALUATE_COUNT
 # Parameters
 HOST = '127.0.0.1'
 PORT = 8000
-PAGE_GAMES = ('connect4', 'gomoku', 'othello6', 'othello8', 'othello8planes', 'pointothello', 'shogi',
-              'tictactoe')  # the games web/games.js has the rules of
 ROOT = os.path.dirname(os.path.abspath(__file__))
 WEB_DIR = os.path.join(ROOT, 'web')
 ORT_DIR = os.path.join(ROOT, 'node_modules', 'onnxruntime-web', 'dist')
+
+
+# The games the page plays: those whose rules web/games.js has, the keys of its GAMES table
+def page_games():
+    with open(os.path.join(WEB_DIR, 'games.js'), encoding='utf-8') as f:
+        table = f.read().split('export const GAMES = {', 1)[1].split('};', 1)[0]
+    return tuple(sorted(re.findall(r'(?:^|,)\s*([a-z]\w*)\s*(?=[:,]|$)', table.strip())))
+
+
+PAGE_GAMES = page_games()
+
+
+# How the page draws a game, from the game itself (alphazero/game/contract.py): its name in each
+# language, its colours, its stones or marks, and the pieces of a game whose pieces move
+def page_look(game):
+    look = {'title': game.TITLE or {'en': game.NAME}, 'board': game.BOARD_COLOR, 'lines': game.LINE_COLOR,
+            'stones': list(game.STONE_SHADES or game.STONE_COLORS or []) or None,
+            'names': list(game.STONE_COLORS or game.MARKS)}
+    if game.PIECE_NAMES:
+        look['pieces'] = {piece: {'name': name, 'letter': game.piece_letter(piece), 'steps': game.piece_steps(piece)}
+                          for piece, name in game.PIECE_NAMES.items()}
+    return look
 
 
 # What is wrong with the model file for this game, or None when the page can use it
@@ -167,7 +188,7 @@ def main():
         sims, why = playing_sims(args.sims, model, PV_EVALUATE_COUNT)
         levels = levels_for(model, sims)
         config['games'][name] = {'simulations': sims, 'levels': [dataclasses.asdict(level) for level in levels],
-                                 'level': full_strength(levels, sims).number, 'error': error}
+                                 'level': full_strength(levels, sims).number, 'error': error, 'look': page_look(game)}
         if name == args.game:
             started = f'{name} ({model}, {sims} simulations per move: {why})'
 

@@ -1,7 +1,7 @@
 """The tables of measured figures in the pages, made from the files that hold them: the shipped
 models in README.md, README.ja.md and docs/strength.md, their levels of play and settai mode in
 docs/strength.md (pretrained/*/model.json, docs/settai/*.json), full shogi's comparison of networks
-in docs/shogi.md, the recipes in docs/recipes.md (docs/recipes/*.json), a GPU against the CPUs in
+in docs/shogi.md, the recipes in docs/lab/recipes-at-equal-time.md (docs/recipes/*.json), a GPU against the CPUs in
 docs/scaling.md (docs/scaling/gpu.json), the speed of each game's rules in docs/speed.md
 (docs/speed/games.json). Run
 `python docs/make_tables.py` after a model or its measurements change; tests/quality/test_docs.py fails
@@ -88,7 +88,7 @@ def shogi_table(page):
     return '\n'.join(rows)
 
 
-# The equal-time comparison of recipes (docs/recipes.md), from bench/compare_recipes.py's files
+# The equal-time comparison of recipes (docs/lab/recipes-at-equal-time.md), from bench/compare_recipes.py's files
 RECIPES_BEGIN = '<!-- the table below is made by docs/make_tables.py from docs/recipes/*.json -->'
 
 
@@ -223,7 +223,7 @@ def games_speed_table(page):
 PAGES = {'README.md': [(BEGIN, table)], 'README.ja.md': [(BEGIN, table)],
          os.path.join('docs', 'strength.md'): [(BEGIN, table), (LEVELS_BEGIN, levels_table), (SETTAI_BEGIN, settai_table)],
          os.path.join('docs', 'shogi.md'): [(SHOGI_BEGIN, shogi_table)],
-         os.path.join('docs', 'recipes.md'): [(RECIPES_BEGIN, recipes_table)],
+         os.path.join('docs', 'lab', 'recipes-at-equal-time.md'): [(RECIPES_BEGIN, recipes_table)],
          os.path.join('docs', 'scaling.md'): [(GPU_BEGIN, gpu_table), (GPU_CYCLE_BEGIN, gpu_cycle_table)],
          os.path.join('docs', 'speed.md'): [(GAMES_SPEED_BEGIN, games_speed_table)]}
 

@@ -77,10 +77,11 @@ def stop_play_games(module, monkeypatch, stop_after, played):
     monkeypatch.setattr(module, 'play_games', play_games)
 
 
-def run_script(name, *args, cwd, timeout=600):
-    """Run a stage script of the repository as a user would, in `cwd`, with no input."""
+def run_script(name, *args, cwd, timeout=600, env=None):
+    """Run a stage script of the repository as a user would, in `cwd`, with no input (and `env`, when
+    given, added to the environment)."""
     return subprocess.run([sys.executable, os.path.join(REPO, name), *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+                          text=True, timeout=timeout, stdin=subprocess.DEVNULL, env={**os.environ, **(env or {})})
 
 
 def state_from(mine, theirs):

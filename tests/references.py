@@ -1,6 +1,6 @@
-"""Second implementations to compare the games' rules against: a plain Othello written for
-readability, not speed, and perft (the number of move sequences of a given length), the way chess
-programs check their move generators."""
+"""What the games' rules are compared against: a second, plain Othello written for readability, not
+speed; perft (the number of move sequences of a given length), the way chess programs check their
+move generators; and known games that reach rare positions."""
 
 
 # ----- perft: the number of move sequences of each length from the start -----
@@ -46,3 +46,9 @@ class SimpleOthello:
             for square in self.flips(action, self.player) + [action]:
                 board[square] = self.player
         return SimpleOthello(self.size, board, -self.player)
+
+
+# Simple shogi: a game (found by a search for one) where the second player is left without a move at ply 43: every
+# piece blocked by its own, nothing in hand
+STALEMATE = [66, 66, 33, 89, 105, 21, 112, 115, 43, 89, 105, 103, 112, 76, 105, 33, 112, 112, 89, 55, 120, 92,
+             55, 55, 18, 18, 98, 38, 38, 0, 12, 44, 38, 43, 70, 74, 103, 21, 66, 31, 33, 84, 46]

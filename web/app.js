@@ -1,32 +1,29 @@
 // The page: a board to click, the AI's search on onnxruntime-web, its move shares and value.
 //
 // play_web.py serves this folder, onnxruntime-web's files under /ort/, each game's model as
-// /model/NAME.onnx and /config.json ({ game, near, games: { NAME: { simulations, levels, level, error } } }:
-// each game's levels with their measured Elo, alphazero/play/levels.py). <body data-state> tells tests
+// /model/NAME.onnx and /config.json ({ game, near, games: { NAME: { simulations, levels, level, error, look } } }:
+// each game's levels with their measured Elo, alphazero/play/levels.py, and how the game looks: its
+// names, colours, stones or marks, and pieces, from the game itself, play_web.py's page_look). <body data-state> tells tests
 // where the game is: loading, human, thinking, over or error; #board's data-searched is the number
 // of simulations of the last search (0 for the policy alone or settai mode).
 
 import * as ort from '/ort/ort.wasm.min.mjs';
 import { GAMES } from './games.js';
-import { LANGUAGES, gameName, startingLanguage, words } from './i18n.js';
+import { LANGUAGES, startingLanguage, words } from './i18n.js';
 import { SettaiDrift, bestAction, fairSearch, policyChoice, settaiSearch } from './mcts.js';
 
-// Board, grid lines, and the first and second player's stones (tic-tac-toe draws the book's o and x)
-const COLORS = {
-  tictactoe: { board: '#00a0ff', lines: '#0077bb', stones: null, names: ['o', 'x'] },
-  gomoku: { board: '#deb887', lines: '#8b5a2b', stones: ['#111111', '#f5f5f5'], names: ['black', 'white'] },
-  connect4: { board: '#1565c0', lines: '#0d3c85', stones: ['#e53935', '#fdd835'], names: ['red', 'yellow'] },
-  othello6: { board: '#2e7d32', lines: '#1b4d1e', stones: ['#111', '#fafafa'], names: ['black', 'white'] },
-  othello8: { board: '#2e7d32', lines: '#1b4d1e', stones: ['#111', '#fafafa'], names: ['black', 'white'] },
-};
-COLORS.othello8planes = COLORS.othello8;
-COLORS.pointothello = COLORS.othello8;
-COLORS.shogi = { board: '#f3dfb0', lines: '#8d6e63', stones: null, names: ['▲', '▽'] };
-const PIECE_LETTERS = ['', 'C', 'E', 'G', 'L'];           // chick, elephant, giraffe, lion
-const PIECE_STEPS = { 1: [0], 2: [1, 3, 5, 7], 3: [0, 2, 4, 6], 4: [0, 1, 2, 3, 4, 5, 6, 7] };  // games/shogi/game.py's DIRECTIONS
+// A piece's steps (dx, dy) as the dots of the style sheet, .step0 (up) to .step7, clockwise
+const STEP_DOTS = ['0,-1', '1,-1', '1,0', '1,1', '0,1', '-1,1', '-1,0', '-1,-1'];
 
 const $ = (id) => document.getElementById(id);
-let game, session, colors, config, current;  // current: the name of the game being played
+// A game's name and a piece's, in the page's language (English where the game gives no other)
+const inLanguage = (names) => names[language] || names.en;
+const gameName = (name) => inLanguage(config.games[name].look.title);
+const pieceName = (piece) => inLanguage(colors.pieces[piece].name);
+// A player's side by its stones' colour or its mark (a colour the page has no word for: as the game names it)
+const sideName = (player) => text.sides[colors.names[player]] || colors.names[player];
+let game, session, colors, config, current;  // current: the name of the game being played; colors: its look
+
 let language = startingLanguage(), text = words(language);
 let history = [];      // every position of the game so far, from the start
 let played = [];       // the actions between them
@@ -112,10 +109,10 @@ function applyLanguage(keepLevel = true) {
   $('take-back').title = text.takeBackTitle;
   $('chart').setAttribute('aria-label', text.chartLabel);
   if (document.body.dataset.state !== 'error') $('status').textContent = text[statusKey];
-  const title = `AlphaZero: ${gameName(language, current)}`;
+  const title = `AlphaZero: ${gameName(current)}`;
   $('title').textContent = title;
   document.title = title;
-  for (const option of $('game').options) option.textContent = gameName(language, option.value);
+  for (const option of $('game').options) option.textContent = gameName(option.value);
   const chosen = keepLevel && $('level').value;
   const standard = config.games[current].level;
   $('level').replaceChildren(...levelsOf().map((level) => new Option(text.levelOption(level, config.near), level.number,
@@ -168,15 +165,15 @@ const signed = (value) => `${value > 0 ? '+' : ''}${value}`;
 function pieceElement(player, piece) {
   const tile = document.createElement('div');
   tile.className = 'piece';
-  tile.title = `${text.sides[colors.names[player]]} ${text.pieces[piece]}`;
-  tile.textContent = PIECE_LETTERS[piece];
+  tile.title = `${sideName(player)} ${pieceName(piece)}`;
+  tile.textContent = colors.pieces[piece].letter;
   if (player === 1) {  // the second player's pieces: turned round, on a darker tile
     tile.style.transform = 'rotate(180deg)';
     tile.style.background = '#d7ccc8';
   }
-  for (const direction of PIECE_STEPS[piece]) {
+  for (const [dx, dy] of colors.pieces[piece].steps) {
     const dot = document.createElement('span');
-    dot.className = `step step${direction}`;
+    dot.className = `step step${STEP_DOTS.indexOf(`${dx},${dy}`)}`;
     tile.append(dot);
   }
   return tile;
@@ -195,7 +192,7 @@ function named(player) {
   const span = document.createElement('span');
   span.className = 'chip';
   span.style.background = colors.stones[player];
-  return [span, ` ${text.sides[colors.names[player]]}`];
+  return [span, ` ${sideName(player)}`];
 }
 
 function render() {
@@ -237,7 +234,7 @@ function render() {
     const owner = cells[square] > 0 ? 0 : cells[square] < 0 ? 1 : null;
     const piece = game.sourceSquare && owner !== null ? Math.abs(cells[square]) : 0;
     button.setAttribute('aria-label', `${squareLabel(square)}: ` + (owner === null ? (legal.has(square) ? text.legalMove : text.empty)
-      : `${text.sides[colors.names[owner]]}${piece ? ` ${text.pieces[piece]}` : ''}`));
+      : `${sideName(owner)}${piece ? ` ${pieceName(piece)}` : ''}`));
     if (piece) button.append(pieceElement(owner, piece));
     else if (owner !== null) button.append(stoneElement(owner, now.values ? now.values[square] : undefined));
     if (selected && selected.square === square) button.classList.add('picked');
@@ -284,7 +281,7 @@ function render() {
 function renderHands(now) {
   game.hands(now).forEach((hand, player) => {
     const box = $(player === 0 ? 'hand-bottom' : 'hand-top');
-    box.replaceChildren(text.inHand(text.sides[colors.names[player]]));
+    box.replaceChildren(text.inHand(sideName(player)));
     for (const piece of [1, 2, 3]) {
       for (let i = 0; i < hand[piece]; i++) {
         const button = document.createElement('button');
@@ -577,7 +574,7 @@ async function loadGame(name) {
   $('error').style.display = 'none';
   game = GAMES[name];
   if (!game) return showError(text.unknownGame(name));
-  colors = COLORS[name];
+  colors = config.games[name].look;
   history = [game.initial()];
   played = [];
   chances = [];
@@ -595,7 +592,7 @@ async function loadGame(name) {
     session = loaded;
     await evaluate(state());  // a model for another board fails here, before the first move
   } catch (error) {
-    return showError(text.cannotUse(gameName(language, name), error.message || error));
+    return showError(text.cannotUse(gameName(name), error.message || error));
   }
   newGame();
 }

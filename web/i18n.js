@@ -3,19 +3,6 @@
 
 export const LANGUAGES = { en: 'English', ja: '日本語' };
 
-// The games' usual names
-const GAME_NAMES = {
-  en: {
-    tictactoe: 'Tic-tac-toe', connect4: 'Connect Four', gomoku: 'Gomoku (7x7)', othello6: 'Othello (6x6)',
-    othello8: 'Othello', othello8planes: 'Othello (8 input planes)', pointothello: 'Point-Othello',
-    shogi: 'Simple shogi',
-  },
-  ja: {
-    tictactoe: '三目並べ', connect4: '四目並べ', gomoku: '五目並べ（7x7）', othello6: 'オセロ（6x6）',
-    othello8: 'オセロ', othello8planes: 'オセロ（入力 8 面）', pointothello: '点数制リバーシ', shogi: '簡易将棋',
-  },
-};
-
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
 // The opponents of the measured ladders (alphazero/engines/players.py's opponent_name) in Japanese
@@ -56,7 +43,6 @@ const TEXT = {
     settai: 'Settai mode: the AI aims for a close game', adaptive: 'Adapt the level to me', resetRating: 'Reset',
     rating: (rating, games) => `Your rating: ${rating} (${games} games)`, notMeasured: 'Levels not measured for this model',
     sides: { black: 'black', white: 'white', red: 'red', yellow: 'yellow', o: 'o', x: 'x', '▲': '▲', '▽': '▽' },
-    pieces: ['', 'chick', 'elephant', 'giraffe', 'lion'],
     failed: (m) => `The model failed: ${m}`, cannotUse: (game, m) => `Cannot use the model for ${game}: ${m}`,
     notStarted: (m) => `The page failed to start: ${m}`, unknownGame: (game) => `Unknown game ${game}.`,
   },
@@ -87,7 +73,6 @@ const TEXT = {
     settai: '接待モード: AI が接戦をめざします', adaptive: '強さを自動で合わせる', resetRating: 'リセット',
     rating: (rating, games) => `あなたのレーティング: ${rating}（${games} 局）`, notMeasured: 'このモデルのレベルは未測定です',
     sides: { black: '黒', white: '白', red: '赤', yellow: '黄', o: 'o', x: 'x', '▲': '▲', '▽': '▽' },
-    pieces: ['', 'ひよこ', 'ぞう', 'キリン', 'ライオン'],
     failed: (m) => `モデルの実行に失敗しました: ${m}`, cannotUse: (game, m) => `${game} にこのモデルは使えません: ${m}`,
     notStarted: (m) => `ページを開始できませんでした: ${m}`, unknownGame: (game) => `不明なゲーム ${game} です。`,
   },
@@ -102,4 +87,3 @@ export function startingLanguage() {
 }
 
 export const words = (language) => TEXT[language];
-export const gameName = (language, game) => GAME_NAMES[language][game] || game;

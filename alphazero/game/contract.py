@@ -1,9 +1,11 @@
 """The game contract: everything the engine, the scripts, the window and GTP may ask of a game.
 
 A game is one folder, games/NAME/, whose game.py is the game's module (the book's tic-tac-toe,
-game.py at the top, is the model to copy). The registry (alphazero/game/registry.py) finds it, loads it, checks it against this contract and hands out a `Game`: the module's
-required names, and every optional capability as a field that is always there, with the default
-below when the module leaves it out. Nothing outside a game module asks which game it holds.
+game.py at the top, is the model to copy). The registry (alphazero/game/registry.py) finds it,
+loads it, checks it against this contract and hands out a `Game`: the module's required names, and
+every optional capability as a field that is always there, with the default below when the module
+leaves it out. Nothing outside a game module asks which game it holds; the window and the page
+draw a game with what it says here of how it looks.
 
 Required
 --------
@@ -88,10 +90,19 @@ class Game:
     action_squares: Optional[Callable] = None
     piece_letter: Optional[Callable] = None
     piece_steps: Optional[Callable] = None
-    # The window's colours: the stones of the first and second player (None: the book's o and x),
-    # and the board
-    STONE_COLORS: Optional[tuple] = None
+    # How the game looks, in the window and on the page (play_web.py serves it): its usual name,
+    # {'en': ..., 'ja': ...}; the colours of the board and of its grid lines; the stones of the
+    # first and the second player by the names of their colours ('red', 'yellow': the words the
+    # players read), drawn in STONE_SHADES ('#rrggbb'; None: the named colours themselves), or,
+    # with no stones, the players' MARKS (the book's o and x); the names of the pieces of a game
+    # whose pieces move, {piece: {'en': ..., 'ja': ...}}
+    TITLE: Optional[dict] = None
     BOARD_COLOR: str = '#00A0FF'
+    LINE_COLOR: str = '#0077BB'
+    STONE_COLORS: Optional[tuple] = None
+    STONE_SHADES: Optional[tuple] = None
+    MARKS: tuple = ('o', 'x')
+    PIECE_NAMES: Optional[dict] = None
     # The game's name for GTP's list_games and set_game (GUIs such as Quarry ask for it)
     GTP_GAME: Optional[str] = None
     # The Transformer's tokens: (square planes, ((first plane, count), ...)): the first planes are
@@ -149,7 +160,7 @@ def check_game(module):
             raise ContractError(f'{name}: {key} is not in the contract; did you mean {close[0]}?')
     if getattr(module, 'MARGIN_SCALE', None) and not callable(getattr(module, 'score', None)):
         raise ContractError(f'{name}: MARGIN_SCALE needs score(state), the margin it scales: see alphazero/contract.py')
-    for field in ('MOVE_HELP', 'SIDE_NAMES'):
+    for field in ('MOVE_HELP', 'SIDE_NAMES', 'TITLE'):
         text = getattr(module, field, None)
         if isinstance(text, dict) and 'en' not in text:
             raise ContractError(f'{name}: {field} in several languages needs an English one, under "en"')

@@ -21,8 +21,10 @@ ROWS, COLUMNS = 6, 7
 BOARD_SHAPE = (ROWS, COLUMNS)
 INPUT_SHAPE = (ROWS, COLUMNS, 2)   # channels last: side to move, opponent; row 0 is the top
 ACTION_COUNT = COLUMNS
-STONE_COLORS = ('red', 'yellow')  # human_play.py's window (and the page's names): first player, second player
-BOARD_COLOR = '#1565C0'
+# How it looks (the window and the page): the first player's stones red, the second's yellow
+TITLE = {'en': 'Connect Four', 'ja': '四目並べ'}
+STONE_COLORS, STONE_SHADES = ('red', 'yellow'), ('#E53935', '#FDD835')
+BOARD_COLOR, LINE_COLOR = '#1565C0', '#0D3C85'
 
 # Bitboard layout
 HEIGHT = ROWS + 1

@@ -18,8 +18,10 @@ NAME = 'gomoku'
 BOARD_SHAPE = (SIZE, SIZE)          # rows, columns
 INPUT_SHAPE = (SIZE, SIZE, 2)       # channels last: side to move, opponent
 ACTION_COUNT = SIZE * SIZE          # one action per square, square = row * SIZE + column
-STONE_COLORS = ('black', 'white')   # the window's stones: black moves first
-BOARD_COLOR = '#DEB887'
+# How it looks (the window and the page): black moves first
+TITLE = {'en': 'Gomoku (7x7)', 'ja': '五目並べ（7x7）'}
+STONE_COLORS, STONE_SHADES = ('black', 'white'), ('#111111', '#F5F5F5')
+BOARD_COLOR, LINE_COLOR = '#DEB887', '#8B5A2B'
 GTP_GAME = 'Gomoku'
 
 

@@ -20,7 +20,9 @@ INPUT_SHAPE = (SIZE, SIZE, 2)   # channels last: side to move, opponent
 ACTION_COUNT = SIZE * SIZE + 1  # the squares, then the pass
 PASS = SIZE * SIZE
 SYMMETRIES = State.BOARD.symmetries
-GTP_GAME, STONE_COLORS, BOARD_COLOR = othello.GTP_GAME, othello.STONE_COLORS, othello.BOARD_COLOR
+GTP_GAME, STONE_COLORS, STONE_SHADES = othello.GTP_GAME, othello.STONE_COLORS, othello.STONE_SHADES
+BOARD_COLOR, LINE_COLOR = othello.BOARD_COLOR, othello.LINE_COLOR
+TITLE = {'en': 'Othello (6x6)', 'ja': 'オセロ（6x6）'}
 square_action, heuristic, score, opponents = othello.square_action, othello.heuristic, othello.score, othello.opponents
 MARGIN_SCALE = SIZE * SIZE
 

@@ -171,8 +171,10 @@ ACTION_COUNT = SIZE * SIZE + 1  # the squares, then the pass
 PASS = SIZE * SIZE
 SYMMETRIES = State.BOARD.symmetries
 GTP_GAME = 'Othello'
-STONE_COLORS = ('black', 'white')  # human_play.py's window
-BOARD_COLOR = '#2E7D32'
+# How it looks (the window and the page): black moves first
+TITLE = {'en': 'Othello', 'ja': 'オセロ'}
+STONE_COLORS, STONE_SHADES = ('black', 'white'), ('#111111', '#FAFAFA')
+BOARD_COLOR, LINE_COLOR = '#2E7D32', '#1B4D1E'
 
 
 # A click on a square plays that square (the pass has no square: human_play plays it for you)

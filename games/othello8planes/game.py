@@ -36,7 +36,9 @@ NAME = 'othello8planes'
 BOARD_SHAPE = othello.BOARD_SHAPE
 INPUT_SHAPE = (SIZE, SIZE, 8)
 ACTION_COUNT, PASS, SYMMETRIES = othello.ACTION_COUNT, othello.PASS, othello.SYMMETRIES
-GTP_GAME, STONE_COLORS, BOARD_COLOR = othello.GTP_GAME, othello.STONE_COLORS, othello.BOARD_COLOR
+GTP_GAME, STONE_COLORS, STONE_SHADES = othello.GTP_GAME, othello.STONE_COLORS, othello.STONE_SHADES
+BOARD_COLOR, LINE_COLOR = othello.BOARD_COLOR, othello.LINE_COLOR
+TITLE = {'en': 'Othello (8 input planes)', 'ja': 'オセロ（入力 8 面）'}
 square_action, heuristic, score, opponents = othello.square_action, othello.heuristic, othello.score, othello.opponents
 MARGIN_SCALE = othello.MARGIN_SCALE
 

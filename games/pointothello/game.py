@@ -32,8 +32,10 @@ MOVES = SIZE * SIZE - 4        # stones placed in a full game: one value each
 RANDOM_START = True            # each game is dealt its values: evaluations play duplicate games
 VALUE_RANGE = 30               # values are -30..30; the planes show them divided by this (as the point-Othello page does)
 VISIBLE = 4                    # the value to place now and the next three
-STONE_COLORS = ('black', 'white')  # human_play.py's window
-BOARD_COLOR = '#2E7D32'
+# How it looks (the window and the page): Othello's board and stones
+TITLE = {'en': 'Point-Othello', 'ja': '点数制リバーシ'}
+STONE_COLORS, STONE_SHADES = othello.STONE_COLORS, othello.STONE_SHADES
+BOARD_COLOR, LINE_COLOR = othello.BOARD_COLOR, othello.LINE_COLOR
 
 RULES = othello                  # moves, flips, passes and the end of the game
 SYMMETRIES = othello.SYMMETRIES  # every plane is per square or constant, so the board's 8 symmetries hold

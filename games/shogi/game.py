@@ -27,6 +27,9 @@ from alphazero.play.opponents import heuristic_opponents, mcts_action, random_ac
 
 # The network's view of the game
 NAME = 'shogi'
+# How it looks (the window and the page): a wooden board; the first player's side ▲, the second's ▽
+TITLE = {'en': 'Simple shogi', 'ja': '簡易将棋'}
+BOARD_COLOR, LINE_COLOR, MARKS = '#F3DFB0', '#8D6E63', ('▲', '▽')
 COLUMNS, ROWS = 3, 4
 SQUARES = COLUMNS * ROWS
 BOARD_SHAPE = (ROWS, COLUMNS)
@@ -36,7 +39,8 @@ DRAW_PLIES = 300
 
 # Pieces (0: empty), and the directions each one moves in
 CHICK, ELEPHANT, GIRAFFE, LION = 1, 2, 3, 4
-PIECE_NAMES = {CHICK: 'chick', ELEPHANT: 'elephant', GIRAFFE: 'giraffe', LION: 'lion'}
+PIECE_NAMES = {CHICK: {'en': 'chick', 'ja': 'ひよこ'}, ELEPHANT: {'en': 'elephant', 'ja': 'ぞう'},
+               GIRAFFE: {'en': 'giraffe', 'ja': 'キリン'}, LION: {'en': 'lion', 'ja': 'ライオン'}}
 DXY = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))  # up, then clockwise
 DIRECTIONS = {CHICK: (0,), ELEPHANT: (1, 3, 5, 7), GIRAFFE: (0, 2, 4, 6), LION: tuple(range(8))}
 DROP = 8  # direction 8 + (piece - 1): drop a chick, an elephant or a giraffe

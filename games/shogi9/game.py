@@ -32,6 +32,7 @@ from alphazero.play.opponents import random_action
 
 # The network's view of the game
 NAME = 'shogi9'
+TITLE = {'en': 'Shogi', 'ja': '本将棋'}
 BOARD_SHAPE = (9, 9)
 SQUARE_PLANES = FEATURES1_NUM   # 62 = per side (the side to move first): 14 piece kinds, the squares
                                 # each kind attacks (14), attacked by at least 1, 2, 3 pieces (3)

@@ -10,7 +10,7 @@ import pytest
 from games.shogi import game as shogi
 from alphazero.settings import SearchSettings
 from games.shogi.game import CHICK, ELEPHANT, GIRAFFE, LION, State
-from references import perft
+from references import STALEMATE, perft
 
 # ----- the simple implementation -----
 STEPS = {CHICK: [(0, -1)], ELEPHANT: [(1, -1), (1, 1), (-1, 1), (-1, -1)], GIRAFFE: [(0, -1), (1, 0), (0, 1), (-1, 0)],
@@ -161,12 +161,6 @@ def test_captures_go_to_the_hand_drops_go_anywhere_empty_and_the_lion_capture_en
     # Taking the lion wins at once, and the lion goes to no hand
     won = position(['...', '...', '.l.', 'L..']).next(7 * 11 + 1)   # our lion (a4) takes theirs on b3
     assert won.is_lose() and won.is_done() and won.enemy_pieces[12:] == [0, 0, 0]
-
-
-# A game (found by a search for one) where the second player is left without a move at ply 43: every
-# piece blocked by its own, nothing in hand
-STALEMATE = [66, 66, 33, 89, 105, 21, 112, 115, 43, 89, 105, 103, 112, 76, 105, 33, 112, 112, 89, 55, 120, 92,
-             55, 55, 18, 18, 98, 38, 38, 0, 12, 44, 38, 43, 70, 74, 103, 21, 66, 31, 33, 84, 46]
 
 
 def test_a_player_who_cannot_move_has_lost():

@@ -10,9 +10,8 @@ from alphazero.errors import UserError
 from alphazero.files import atomic_output
 from alphazero.data.history import history_files, read_history, write_history
 from alphazero.network.model_file import load_model, save_model
-from conftest import tiny_model
+from conftest import run_script, tiny_model
 from human_play import ask_action
-from conftest import run_script
 from train_network import load_data
 
 

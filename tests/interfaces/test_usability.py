@@ -9,8 +9,7 @@ import matplotlib
 import pytest
 
 from alphazero.network.model_file import recorded_sims, save_model
-from conftest import REPO, tiny_model
-from conftest import run_script
+from conftest import REPO, run_script, tiny_model
 
 matplotlib.use('Agg')
 
@@ -22,9 +21,11 @@ def test_tensorflow_start_up_notices_are_not_shown(workdir):
     assert 'created model/best.h5' in result.stdout
 
 
-@pytest.mark.parametrize('script', ['game.py', 'pv_mcts.py', 'games/connect4/game.py', 'games/othello8/game.py', 'games/pointothello/game.py', 'games/shogi/game.py'])
-def test_help_prints_usage_instead_of_playing(workdir, script):
-    result = run_script(script, '--help', cwd=workdir, timeout=60)
+@pytest.mark.parametrize('command', [['game.py'], ['pv_mcts.py'], *(['-m', f'games.{name}.game'] for name in
+                                                                  ('connect4', 'othello8', 'pointothello', 'shogi'))])
+def test_help_prints_usage_instead_of_playing(workdir, command):
+    # a game module plays a random game when run alone: python game.py, python -m games.NAME.game
+    result = subprocess.run([sys.executable, *command, '--help'], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert result.returncode == 0 and result.stdout.startswith('usage:')
     assert len(result.stdout.splitlines()) < 10  # no board printed
 

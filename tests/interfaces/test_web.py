@@ -54,7 +54,7 @@ def rules_vectors(game, games=4, seed=0):
             moves.append(int(rng.choice(state.legal_actions())))
             state = state.next(moves[-1])
     if game.NAME == 'shogi':
-        from test_shogi import STALEMATE
+        from references import STALEMATE
         state = game.State()
         for action in STALEMATE:
             state = state.next(action)

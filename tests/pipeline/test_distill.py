@@ -9,8 +9,7 @@ import game
 from alphazero.network.model_file import recorded_sims, save_model
 from alphazero.game.registry import sample_positions
 from alphazero.network.runtimes import OnnxNetwork
-from conftest import tiny_model
-from conftest import run_script
+from conftest import run_script, tiny_model
 
 
 def test_the_student_learns_what_it_is_shown():

@@ -11,8 +11,7 @@ from alphazero.game.registry import load_game
 from alphazero.records.othello import WTB_GAME, WTB_HEADER, write_transcripts, write_wtb
 from alphazero.records.common import RecordError, replay
 from alphazero.records.read import read_records
-from conftest import need, random_records
-from conftest import run_script
+from conftest import need, random_records, run_script
 
 othello8 = load_game('othello8')
 

@@ -7,11 +7,10 @@ from alphazero.search.evaluator import Evaluator
 from alphazero.search.search import search
 from alphazero.game.registry import load_game, sample_positions
 from alphazero.network.runtimes import KerasNetwork
-from conftest import tiny_model
+from conftest import state_from, tiny_model
 import game
 from game import State
 from pv_mcts import Node, boltzman, pv_mcts_action, pv_mcts_scores, pv_mcts_visits, visits_to_scores
-from conftest import state_from
 
 
 @pytest.fixture(scope='module')

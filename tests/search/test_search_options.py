@@ -13,9 +13,8 @@ from alphazero.search.gumbel import (completed_q, considered_visit_sequence, gum
 from alphazero.game.registry import load_game, sample_positions
 from alphazero.network.runtimes import KerasNetwork
 from alphazero.play.players import MctsPlayer
-from conftest import random_endgame, tiny_model
+from conftest import random_endgame, state_from, tiny_model
 import game
-from conftest import state_from
 
 
 @pytest.fixture(scope='module')

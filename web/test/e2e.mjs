@@ -88,7 +88,7 @@ try {
     console.log(`saved and loaded ${saved}; refused: ${refused}`);
   } else if (mode === 'picker') {
     const { GAMES } = await import('../games.js');
-    const { gameName } = await import('../i18n.js');
+    const config = await page.evaluate(() => fetch('config.json').then((response) => response.json()));
     await waitFor(['human']);
     const names = await page.$$eval('#game option', (options) => options.map((o) => o.value));
     for (const name of names) {
@@ -96,7 +96,7 @@ try {
       await page.waitForFunction((wanted) => location.hash === `#${wanted}` && ['human', 'error'].includes(document.body.dataset.state),
         name, { timeout: 60000 });
       if (await pageState() === 'error') fail(`${name}: ${await page.textContent('#error')}`);
-      if (await page.title() !== `AlphaZero: ${gameName('en', name)}`) fail(`${name}: the title is ${await page.title()}`);
+      if (await page.title() !== `AlphaZero: ${config.games[name].look.title.en}`) fail(`${name}: the title is ${await page.title()}`);
       const squares = GAMES[name].rows * GAMES[name].columns;
       if (await count('.square') !== squares) fail(`${name}: ${await count('.square')} squares, not ${squares}`);
       if (name !== 'shogi') {  // one move by clicking (shogi picks a piece first: its own test)
