@@ -364,7 +364,7 @@ def play_piece_window(game, next_action, human_first, said=WORDS['en']):
 
 # The AI's move function: the book's search; in a game with hidden information (point-Othello's
 # future values) the batched search over samples of what it cannot see, so that it plays fair; with
-# a search beyond the book (--gumbel, --fpu, --margin-weight), settai mode or a level (its policy
+# a search beyond the book (--gumbel, --margin-weight), settai mode or a level (its policy
 # alone, or its number of simulations), the batched players. `search`: SearchSettings
 def ai_action(game, network, search=SearchSettings(), settai=False, level=None):
     game = as_game(game)

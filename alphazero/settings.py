@@ -36,11 +36,6 @@ def setting(default, help=None, check=None, unset=None, metavar=None, choices=No
                                             'choices': choices})
 
 
-def fpu_reduction(text):
-    """--fpu's check: a reduction from 0 to 10, or None for "off"."""
-    return None if text == 'off' else real_number(0, 10)(text)
-
-
 @dataclass(frozen=True)
 class SearchSettings:
     """How every search runs (pv_mcts.py's, and beyond the book: alphazero/search/)."""
@@ -49,10 +44,6 @@ class SearchSettings:
     gumbel: int = setting(0, "Gumbel root search: consider M moves at the root, share the simulations among them "
                              "by sequential halving, and (in self-play) train on its improved policy; 0 is the "
                              "book's PUCT", whole_number(0, MAX_CONSIDERED), metavar='M')
-    fpu: Optional[float] = setting(None, "first-play urgency: an unvisited move's value is its position's network "
-                                         "value less R x sqrt(prior of the visited moves), instead of 0 as in the "
-                                         'book; "off" for the book\'s where the game\'s recipe sets it',
-                                   fpu_reduction, unset='off', metavar='R')
     margin_weight: float = setting(0.0, 'a model with a margin head: the search values a position (1 - W) x value '
                                         '+ W x margin instead of by the value alone', real_number(0, 1), metavar='W')
     cache: bool = setting(True, 'evaluate every leaf with the network, even positions seen before')

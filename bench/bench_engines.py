@@ -39,8 +39,8 @@ class OneAtATime(Player):
     def __init__(self, engine):
         self.engine = engine
 
-    def choose(self, states, games):
-        return self.engine.choose(states, games)
+    def choose(self, states, live_games=None):
+        return self.engine.choose(states, live_games)
 
 
 def match_seconds(game, model, engine_command, openings, parallel, sims, overlapped):

@@ -19,7 +19,8 @@ class SettingsHelp(argparse.HelpFormatter):
 # Techniques that no recipe or shipped model used and that measured no gain left the code; their
 # flags say so in one line (their results: docs/recipes.md; their code: commit 788faf1)
 REMOVED_FLAGS = {'--forced-playouts': "KataGo's forced playouts", '--fast-sims': 'playout cap randomization',
-                 '--full-share': 'playout cap randomization', '--exact-values': 'exact value targets'}
+                 '--full-share': 'playout cap randomization', '--exact-values': 'exact value targets',
+                 '--fpu': 'first-play urgency'}
 
 
 class RemovedFlag(argparse.Action):

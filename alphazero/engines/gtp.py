@@ -198,11 +198,11 @@ class EnginePlayer(RemotePlayer):
             self.games[key] = EngineGame(engine, live_game, self.game.State())
         return self.games[key]
 
-    def ask(self, states, games):
+    def ask(self, states, live_games):
         """Tell every engine the moves it has not seen and ask for its move; they all think at once,
         in their own processes, until the returned function reads their answers."""
         asked = []
-        for live_game in games:
+        for live_game in live_games:
             engine_game = self.engine_game(live_game)
             plays = []
             for action in [*live_game.opening, *live_game.moves][engine_game.told:]:

@@ -122,16 +122,16 @@ class UsiEnginePlayer(RemotePlayer):
             self.engines[key] = (engine, live_game)
         return self.engines[key][0]
 
-    def ask(self, states, games):
+    def ask(self, states, live_games):
         """Every engine is told its game and starts thinking, in its own process, until the returned
         function reads the answers."""
-        for state, live_game in zip(states, games):
+        for state, live_game in zip(states, live_games):
             self.engine(live_game).ask_move(state.usi_position() if self.protocol == 'usi' else state.uci_position())
-        return lambda: self.answers(states, games)
+        return lambda: self.answers(states, live_games)
 
-    def answers(self, states, games):
+    def answers(self, states, live_games):
         choices = []
-        for state, live_game in zip(states, games):
+        for state, live_game in zip(states, live_games):
             engine = self.engine(live_game)
             answer = engine.best_move()
             if self.protocol == 'usi' and (answer == RESIGN or (answer == DECLARE_WIN and state.board.is_nyugyoku())):

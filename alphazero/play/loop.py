@@ -11,24 +11,24 @@ from alphazero.game.values import player_value, value_for
 
 
 class Player:
-    """What play_games plays with: choose(states, games) answers many live games at once, one
-    (action, Searched or None) per state, where games[i] is the LiveGame of states[i]. An action
+    """What play_games plays with: choose(states, live_games) answers many live games at once, one
+    (action, Searched or None) per state, where live_games[i] is the LiveGame of states[i]. An action
     may also be an engine's claim, 'resign' or 'win'."""
 
-    def choose(self, states, games=None):
+    def choose(self, states, live_games=None):
         raise NotImplementedError
 
 
 class RemotePlayer(Player):
     """A player that thinks in processes of its own (an engine: alphazero/engines/). play_games asks
-    it first, so that it thinks while the searches here run: ask(states, games) sends the positions
-    and returns a function that reads the answers."""
+    it first, so that it thinks while the searches here run: ask(states, live_games) sends the
+    positions and returns a function that reads the answers."""
 
-    def ask(self, states, games):
+    def ask(self, states, live_games):
         raise NotImplementedError
 
-    def choose(self, states, games=None):
-        return self.ask(states, games)()
+    def choose(self, states, live_games=None):
+        return self.ask(states, live_games)()
 
 
 @dataclass
@@ -89,23 +89,23 @@ def play_games(new_state, pairings, parallel=None, record=False, progress=None, 
         # Group the live games by the player to move, and let each player answer its group at once;
         # engines (other processes) are asked first, so that they think while our search runs
         by_player = {}
-        for index, game in live.items():
-            player = pairings[index][0 if game.state.is_first_player() else 1]
-            by_player.setdefault(id(player), (player, []))[1].append(game)
-        asked = [(games, player.ask([game.state for game in games], games))
-                 for player, games in by_player.values() if isinstance(player, RemotePlayer)]
-        chosen = [(games, player.choose([game.state for game in games], games))
-                  for player, games in by_player.values() if not isinstance(player, RemotePlayer)]
-        chosen += [(games, read_answers()) for games, read_answers in asked]
-        for games, choices in chosen:
-            for game, (action, searched) in zip(games, choices):
+        for index, live_game in live.items():
+            player = pairings[index][0 if live_game.state.is_first_player() else 1]
+            by_player.setdefault(id(player), (player, []))[1].append(live_game)
+        asked = [(live_games, player.ask([live_game.state for live_game in live_games], live_games))
+                 for player, live_games in by_player.values() if isinstance(player, RemotePlayer)]
+        chosen = [(live_games, player.choose([live_game.state for live_game in live_games], live_games))
+                  for player, live_games in by_player.values() if not isinstance(player, RemotePlayer)]
+        chosen += [(live_games, read_answers()) for live_games, read_answers in asked]
+        for live_games, choices in chosen:
+            for live_game, (action, searched) in zip(live_games, choices):
                 if isinstance(action, str):  # an engine's claim: 'resign' or 'win'
-                    game.claim = action
+                    live_game.claim = action
                     continue
                 if record and searched is not None:  # only a search teaches: settai and the policy alone return None
-                    game.records.append((game.state.planes(), searched.policy, game.plies, searched.value))
-                game.state = game.state.next(action)
-                game.moves.append(action)
+                    live_game.records.append((live_game.state.planes(), searched.policy, live_game.plies, searched.value))
+                live_game.state = live_game.state.next(action)
+                live_game.moves.append(action)
                 moves_played += 1
         # Games played side by side end together: meanwhile the progress bar counts their moves
         if progress is not None and time.monotonic() - shown >= 1.0:
@@ -113,11 +113,11 @@ def play_games(new_state, pairings, parallel=None, record=False, progress=None, 
             shown = time.monotonic()
 
         # Retire the finished games
-        for index in [i for i, game in live.items() if game.over()]:
-            game = live.pop(index)
-            results[index] = game
+        for index in [i for i, live_game in live.items() if live_game.over()]:
+            live_game = live.pop(index)
+            results[index] = live_game
             if progress is not None:
                 progress.update(1)
             if finished is not None:
-                finished(index, game)
+                finished(index, live_game)
     return results

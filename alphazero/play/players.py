@@ -1,7 +1,7 @@
 """The players behind self-play, the evaluations and the levels: the search (MctsPlayer), the policy
 alone (PolicyPlayer) and the book's functions (FunctionPlayer).
 
-Each is a Player (alphazero/play/loop.py): choose(states, games) answers many live games at once."""
+Each is a Player (alphazero/play/loop.py): choose(states, live_games) answers many live games at once."""
 from typing import NamedTuple
 
 import numpy as np
@@ -85,10 +85,10 @@ class MctsPlayer(Player):
         result.visits = result.target = visits.sum(axis=1)
         return result
 
-    def choose(self, states, games=None):
+    def choose(self, states, live_games=None):
         if self.settai:
-            return self.settai_choices(states, games)
-        greedy = [self.greedy_after is not None and games is not None and games[i].plies >= self.greedy_after
+            return self.settai_choices(states, live_games)
+        greedy = [self.greedy_after is not None and live_games is not None and live_games[i].plies >= self.greedy_after
                   for i in range(len(states))]
         result = self.search(states, greedy)
         return [self.choice(state, result, row, greedy[row]) for row, state in enumerate(states)]
@@ -110,7 +110,7 @@ class MctsPlayer(Player):
                 action = self.rng.choice(legal_actions, p=scores)
         return int(action), Searched(policy, float(searched_value(counts, result.q[row])))
 
-    def settai_choices(self, states, games=None):
+    def settai_choices(self, states, live_games=None):
         """Settai mode: near the end of a game with a margin, settai_endgame's move; else every legal
         move's position is searched on its own with the level's simulations (all in one batched search:
         a move costs as many searches as there are legal moves), so that each move has a value the
@@ -136,7 +136,7 @@ class MctsPlayer(Player):
         choices = []
         for i, moves in enumerate(children):
             own = {a: (-v, None if m is None else -m) for (a, _), (v, m) in zip(moves, after)}
-            key = games[i].index if games is not None else None
+            key = live_games[i].index if live_games is not None else None
             drift = self.settai_drift
             aim, margin_aim = drift.aims(key, states[i], *raw[i]) if drift else (0.0, 0.0)
             action = exact[i]
@@ -160,7 +160,7 @@ class PolicyPlayer(Player):
         self.temperature = temperature
         self.rng = rng
 
-    def choose(self, states, games=None):
+    def choose(self, states, live_games=None):
         policies, _ = self.evaluator(states)
         return [(policy_choice(state, policy, self.temperature, self.rng), None) for state, policy in zip(states, policies)]
 
@@ -188,7 +188,7 @@ class FunctionPlayer(Player):
     def __init__(self, action_function):
         self.action_function = action_function
 
-    def choose(self, states, games=None):
+    def choose(self, states, live_games=None):
         return [(self.action_function(state), None) for state in states]
 
 

@@ -2,7 +2,7 @@
 at once.
 
 - tree.py: the trees of many roots as arrays, how a walk goes down them, expands and backs up;
-- puct.py: the selection rule below the root (the book's PUCT, with first-play urgency as an option);
+- puct.py: the selection rule below the root (the book's PUCT);
 - gumbel.py: Gumbel's root policy (sequential halving; Danihelka et al. 2022, as mctx);
 - noise.py: Dirichlet noise on the roots' priors (AlphaZero's self-play);
 - search.py: search_roots(), which puts them together, and the book's search();

@@ -1,33 +1,16 @@
 """The selection rule below the root: the book's PUCT, the arc value (アーク評価値) Q + U with
-U = C_PUCT x P x sqrt(sum N) / (1 + N), first maximum on ties.
-
-What an unvisited move's Q is, is a part of its own: 0 in the book, or first-play urgency
-(Leela Zero, KataGo): the parent's network value less a reduction x sqrt(the prior of the moves
-already visited).
+U = C_PUCT x P x sqrt(sum N) / (1 + N), an unvisited move's Q being 0 (a draw), first maximum on ties.
 """
 import numpy as np
 
 from alphazero.settings import C_PUCT
 
 
-def zero_for_unvisited(tree, games, nodes, n, p):
-    """The book's: an unvisited move's Q is 0."""
-    return 0.0
-
-
-def first_play_urgency(reduction):
-    """An unvisited move's Q: its parent's network value less reduction x sqrt(visited prior)."""
-    def unvisited(tree, games, nodes, n, p):
-        seen = np.sqrt(np.where(n > 0, p, 0.0).sum(axis=1))
-        return (tree.node_value[games, nodes] - reduction * seen)[:, None]
-    return unvisited
-
-
-def puct_selection(c_puct=C_PUCT, unvisited=zero_for_unvisited):
+def puct_selection(c_puct=C_PUCT):
     """select(tree, games, nodes): the move of highest Q + U at each of those games' nodes."""
     def select(tree, games, nodes):
         n, w, p = tree.visits[games, nodes], tree.value_sum[games, nodes], tree.prior[games, nodes]
-        q = np.where(n > 0, -w / np.maximum(n, 1), unvisited(tree, games, nodes, n, p))
+        q = np.where(n > 0, -w / np.maximum(n, 1), 0.0)
         u = c_puct * p * np.sqrt(n.sum(axis=1))[:, None] / (1 + n)
         return np.where(tree.legal[games, nodes], q + u, -np.inf).argmax(axis=1)
     return select

@@ -5,8 +5,8 @@ the new leaves of all games and evaluates them in one network call. The rules ar
 pv_mcts.py (the reference): PUCT with C_PUCT, terminal values -1 (lost) and 0 (draw), the value
 negated at each level on the way back, first maximum on ties.
 
-Beyond the book, each off unless SearchSettings (alphazero/settings.py) ask for it (docs/recipes.md
-says what each buys): first-play urgency (puct.py) and Gumbel's root policy (gumbel.py).
+Beyond the book, off unless SearchSettings (alphazero/settings.py) ask for it (docs/recipes.md says
+what it buys): Gumbel's root policy (gumbel.py).
 """
 from dataclasses import dataclass
 from typing import Optional
@@ -15,27 +15,16 @@ import numpy as np
 
 from alphazero.search.gumbel import GumbelRoot
 from alphazero.search.noise import add_dirichlet_noise
-from alphazero.search.puct import (
-    PuctRoot,
-    first_play_urgency,
-    puct_selection,
-    zero_for_unvisited,
-)
+from alphazero.search.puct import PuctRoot, puct_selection
 from alphazero.search.tree import Tree
 from alphazero.settings import C_PUCT, SearchSettings
-
-
-def selection_below(settings):
-    """The selection rule below the root: the book's PUCT, with first-play urgency when asked for."""
-    unvisited = zero_for_unvisited if settings.fpu is None else first_play_urgency(settings.fpu)
-    return puct_selection(settings.c_puct, unvisited)
 
 
 def root_policy(settings, tree, simulations, gumbel_noise=None):
     """The root policy: Gumbel's when it considers some moves, else PUCT's as below the root."""
     if settings.gumbel:
         return GumbelRoot(tree, settings.gumbel, simulations, gumbel_noise)
-    return PuctRoot(selection_below(settings))
+    return PuctRoot(puct_selection(settings.c_puct))
 
 
 @dataclass
@@ -61,7 +50,7 @@ def search_roots(evaluator, roots, settings=SearchSettings(), root_noise=None, g
     tree = Tree(roots, policies, values, nodes=sims + 1)
     if root_noise:
         add_dirichlet_noise(tree, *root_noise)
-    select_below = selection_below(settings)
+    select_below = puct_selection(settings.c_puct)
     root = root_policy(settings, tree, sims - 1, gumbel_noise)
 
     for simulation in range(sims - 1):

@@ -1,4 +1,4 @@
-"""The search's options beyond the book (Gumbel root search, first-play urgency, settai mode): their formulas against values worked out by hand, and their behaviour
+"""The search's options beyond the book (Gumbel root search, settai mode): their formulas against values worked out by hand, and their behaviour
 in real searches and self-play with tiny networks."""
 import math
 
@@ -7,7 +7,7 @@ import pytest
 
 from alphazero.search.evaluator import Evaluator
 from alphazero.cli.flags import settings_of
-from alphazero.search.search import search, search_roots
+from alphazero.search.search import search_roots
 from alphazero.settings import SearchSettings
 from alphazero.search.gumbel import (completed_q, considered_visit_sequence, gumbel_choice, gumbel_logits, gumbel_target, mixed_value)
 from alphazero.game.registry import load_game, sample_positions
@@ -69,29 +69,6 @@ def test_gumbel_choice_only_looks_at_moves_with_the_considered_visit_count():
     assert gumbel_choice(0, no_noise, logits, sigma, visits, np.array([[True, True, True, False]]))[0] != 3
 
 
-# ----- first-play urgency -----
-def test_first_play_urgency_values_an_unvisited_move_below_its_parent(network):
-    # After the first simulation (the first legal move, all values equal), the second compares the
-    # visited move's Q + U with each unvisited move's fpu value + U, computed here from the network
-    reduction = 0.5
-    for state in sample_positions(game, 15, seed=9):
-        legal = state.legal_actions()
-        if len(legal) < 2:
-            continue
-        policy, value = network(np.stack([state.planes()]))
-        prior = policy[0][legal] / policy[0][legal].sum()
-        first = state.next(legal[0])
-        if first.is_done():
-            continue
-        first_value = -float(network(np.stack([first.planes()]))[1][0])
-        scores = prior * 1.0 + (float(value[0]) - reduction * math.sqrt(prior[0]))
-        scores[0] = first_value + prior[0] / 2
-        visits = search(Evaluator(network), [state], 3)[0]  # book: two simulations after the root
-        fpu = search_roots(Evaluator(network), [state], SearchSettings(sims=3, fpu=reduction)).visits[0]
-        assert fpu[legal[0]] >= 1 and fpu.sum() == visits.sum() == 2
-        assert fpu[legal[int(np.argmax(scores))]] == (2 if np.argmax(scores) == 0 else 1)
-
-
 # ----- Gumbel root search in real searches -----
 def test_gumbel_search_shares_the_simulations_by_sequential_halving(network):
     rng = np.random.default_rng(0)
@@ -137,12 +114,12 @@ def test_gumbel_search_refuses_a_game_that_hides_part_of_the_position(network):
 
 
 def test_the_players_take_the_search_options(network, workdir):
-    # The window and the text player search with --gumbel/--fpu; the GTP engine parses them too
+    # The window and the text player search with --gumbel; the GTP engine parses it too
     import human_play
     import gtp_engine
-    args = human_play.parse_args(['--text', '--gumbel', '4', '--fpu', '0.2'])
+    args = human_play.parse_args(['--text', '--gumbel', '4', '--no-cache'])
     search_settings = settings_of(SearchSettings, args, sims=12)
-    assert search_settings == SearchSettings(sims=12, fpu=0.2, gumbel=4)
+    assert search_settings == SearchSettings(sims=12, gumbel=4, cache=False)
     action = human_play.ai_action(game, network, search_settings)
     state = game.State()
     assert action(state) in state.legal_actions()
@@ -270,12 +247,14 @@ def test_settai_player_ends_the_game_by_the_exact_search():
     assert settai.choose(middle)[0][0] in middle[0].legal_actions()
 
 
-def test_fpu_off_brings_back_the_books_first_play_value_where_a_recipe_sets_one(tmp_path, monkeypatch):
+@pytest.mark.parametrize('flag', ['--fpu', '--forced-playouts', '--fast-sims', '--exact-values'])
+def test_a_removed_technique_s_flag_says_so_in_one_line(flag, capsys):
+    # What measured no gain left the code (docs/recipes.md); its flag says what it was, in every script
     import self_play
-    (tmp_path / 'recipe.py').write_text('search = dict(sims=50, fpu=0.25)\n')
-    monkeypatch.setattr('alphazero.cli.settings.recipe_path', lambda name: str(tmp_path / 'recipe.py'))
-    assert settings_of(SearchSettings, self_play.parse_args(['--game', 'othello8'])).fpu == 0.25  # the recipe's
-    assert settings_of(SearchSettings, self_play.parse_args(['--game', 'othello8', '--fpu', 'off'])).fpu is None
-    assert settings_of(SearchSettings, self_play.parse_args(['--game', 'othello8', '--fpu', '0'])).fpu == 0
-    with pytest.raises(SystemExit):
-        self_play.parse_args(['--game', 'othello8', '--fpu', 'of'])
+    import train_cycle
+    for script in (self_play, train_cycle):
+        with pytest.raises(SystemExit) as stopped:
+            script.parse_args([flag, '0.25'])
+        error = capsys.readouterr().err
+        assert stopped.value.code == 2 and len(error.splitlines()) == 1
+        assert f'{flag} was removed with ' in error and 'measured no gain' in error
