@@ -1,6 +1,6 @@
 """The tables of measured figures in the pages, made from the files that hold them: the shipped
-models in README.md, README.ja.md and docs/strength.md, their levels of play and settai mode in
-docs/strength.md (pretrained/*/model.json, docs/settai/*.json), full shogi's comparison of networks
+models in README.md, README.ja.md and docs/strength.md, their levels of play in docs/strength.md
+(pretrained/*/model.json), settai mode in docs/lab/settai.md (docs/settai/*.json), full shogi's comparison of networks
 in docs/shogi.md, the recipes in docs/lab/recipes-at-equal-time.md (docs/recipes/*.json), a GPU against the CPUs in
 docs/scaling.md (docs/scaling/gpu.json), the speed of each game's rules in docs/speed.md
 (docs/speed/games.json). Run
@@ -140,7 +140,7 @@ def levels_table(page):
     return '\n'.join(rows)
 
 
-# Settai mode against opponents of different strength (docs/strength.md), from bench/settai_margins.py's files
+# Settai mode against opponents of different strength (docs/lab/settai.md), from bench/settai_margins.py's files
 SETTAI_BEGIN = '<!-- the table below is made by docs/make_tables.py from docs/settai/*.json -->'
 
 
@@ -221,7 +221,8 @@ def games_speed_table(page):
 
 
 PAGES = {'README.md': [(BEGIN, table)], 'README.ja.md': [(BEGIN, table)],
-         os.path.join('docs', 'strength.md'): [(BEGIN, table), (LEVELS_BEGIN, levels_table), (SETTAI_BEGIN, settai_table)],
+         os.path.join('docs', 'strength.md'): [(BEGIN, table), (LEVELS_BEGIN, levels_table)],
+         os.path.join('docs', 'lab', 'settai.md'): [(SETTAI_BEGIN, settai_table)],
          os.path.join('docs', 'shogi.md'): [(SHOGI_BEGIN, shogi_table)],
          os.path.join('docs', 'lab', 'recipes-at-equal-time.md'): [(RECIPES_BEGIN, recipes_table)],
          os.path.join('docs', 'scaling.md'): [(GPU_BEGIN, gpu_table), (GPU_CYCLE_BEGIN, gpu_cycle_table)],
