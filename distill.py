@@ -22,6 +22,7 @@ from tqdm import tqdm
 from alphazero.cli.flags import add_settings_flags, settings_of
 from alphazero.cli.run import ArgumentParser, run
 from alphazero.cli.settings import parse_game_args
+from alphazero.data.run_folder import hold_run_folder
 from alphazero.data.training import compile_model, epoch_batches, train_epoch
 from alphazero.errors import UserError
 from alphazero.files import write_json
@@ -113,6 +114,7 @@ def parse_args(argv=None):
 def main():
     args = parse_args()
     game = load_game(args.game)
+    hold_run_folder(game)  # the student goes into the game's model folder
     rng = np.random.default_rng(args.seed)
     teacher, description = load_network(args.teacher, game)
     if not isinstance(teacher, OnnxNetwork):  # both networks play (and are timed) on onnxruntime

@@ -26,7 +26,7 @@ import os
 from alphazero.cli.run import ArgumentParser, run
 from alphazero.errors import UserError
 from alphazero.network.keras_setup import quiet_keras
-from alphazero.data.run_folder import remove_stale_temporaries
+from alphazero.data.run_folder import hold_run_folder
 from alphazero.network.model_file import save_model
 from alphazero.cli.flags import add_settings_flags, settings_of
 from alphazero.game.registry import add_game_flag, as_game, load_game
@@ -258,7 +258,7 @@ def parse_args(argv=None):
 def main():
     args = parse_args()
     game = load_game(args.game)
-    remove_stale_temporaries(game)
+    hold_run_folder(game)
     path = model_path(game, 'best.h5')
     settings = settings_of(NetworkSettings, args)
     if dual_network(game, settings):

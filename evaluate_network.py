@@ -11,7 +11,7 @@ from tqdm import tqdm
 from alphazero.cli.flags import add_run_flags, add_settings_flags, settings_of
 from alphazero.cli.run import ArgumentParser, run
 from alphazero.cli.settings import parse_game_args
-from alphazero.data.run_folder import remove_stale_temporaries
+from alphazero.data.run_folder import hold_run_folder
 from alphazero.files import copy_file
 from alphazero.game.paths import model_path
 from alphazero.game.registry import add_game_flag, as_game, load_game
@@ -99,7 +99,7 @@ def parse_args(argv=None):
 def main():
     args = parse_args()
     game = load_game(args.game)
-    remove_stale_temporaries(game)
+    hold_run_folder(game)
     with worker_pool(args) or contextlib.nullcontext() as pool:
         changed, _ = evaluate_network(game, args.games, settings_of(SearchSettings, args), temperature=args.temperature,
                                       backend=args.backend, seed=args.seed, pool=pool)

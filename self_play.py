@@ -16,7 +16,7 @@ from alphazero.cli.flags import add_run_flags, add_settings_flags, settings_of
 from alphazero.cli.run import ArgumentParser, run
 from alphazero.cli.settings import parse_game_args
 from alphazero.data.history import history_path, write_history
-from alphazero.data.run_folder import remove_stale_temporaries
+from alphazero.data.run_folder import hold_run_folder
 from alphazero.game.paths import data_dir, model_path
 from alphazero.game.registry import add_game_flag, as_game, load_game
 from alphazero.game.values import player_value
@@ -84,7 +84,7 @@ def parse_args(argv=None):
 def main():
     args = parse_args()
     game = load_game(args.game)
-    remove_stale_temporaries(game)
+    hold_run_folder(game)
     use_device(args.device)
     with worker_pool(args) or contextlib.nullcontext() as pool:
         path, stats = self_play(game, settings_of(SelfPlaySettings, args), settings_of(SearchSettings, args),

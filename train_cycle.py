@@ -19,7 +19,7 @@ from alphazero.cli.flags import add_engine_flag, add_run_flags, add_settings_fla
 from alphazero.cli.run import ArgumentParser, run
 from alphazero.cli.settings import ALL_PURPOSES, parse_game_args
 from alphazero.data.history import history_path
-from alphazero.data.run_folder import remove_stale_temporaries
+from alphazero.data.run_folder import hold_run_folder
 from alphazero.errors import UserError
 from alphazero.files import atomic_output, copy_file, write_json
 from alphazero.game.paths import data_dir, model_path
@@ -224,10 +224,10 @@ def run_cycle(game, args, settings, cycle, training, previous_exact=None, pool=N
     return progress
 
 
-# What a killed run left behind: temporary files, and the progress of the cycle that metrics.jsonl
-# recorded last (killed before its charts were drawn); returns True when the charts need drawing
-def clean_up(game, progress_path, finished_cycles):
-    remove_stale_temporaries(game)
+# What a killed run left behind besides its temporary files (hold_run_folder removes those): the
+# progress of the cycle that metrics.jsonl recorded last (killed before its charts were drawn);
+# returns True when the charts need drawing
+def clean_up(progress_path, finished_cycles):
     last = finished_cycles - 1
     if finished_cycles and read_progress(progress_path, last) != {'cycle': last}:
         os.remove(progress_path)
@@ -287,6 +287,7 @@ def main():
     args = parse_args()
     settings = run_settings(args)
     game = load_game(args.game)
+    hold_run_folder(game)  # one run per folder
     best = model_path(game, 'best.h5')
     metrics_path = model_path(game, METRICS_FILE)
     progress_path = model_path(game, PROGRESS_FILE)
@@ -303,7 +304,7 @@ def main():
     ensure_onnx(game)
 
     records = read_metrics(metrics_path)
-    if clean_up(game, progress_path, len(records)):
+    if clean_up(progress_path, len(records)):
         plot_metrics(records, os.path.dirname(metrics_path))
     training = {}  # the compiled model, kept from cycle to cycle
     if records:

@@ -13,7 +13,7 @@ from alphazero.cli.flags import add_settings_flags, settings_of
 from alphazero.cli.run import ArgumentParser, run
 from alphazero.cli.settings import parse_game_args
 from alphazero.data.history import history_files, history_sims, load_history
-from alphazero.data.run_folder import remove_stale_temporaries
+from alphazero.data.run_folder import hold_run_folder
 from alphazero.data.training import (
     STEPS_PER_EXECUTION,
     augment,
@@ -152,7 +152,7 @@ def parse_args(argv=None):
 def main():
     args = parse_args()
     game = load_game(args.game)
-    remove_stale_temporaries(game)
+    hold_run_folder(game)
     losses = train_network(game, settings_of(TrainingSettings, args), settings_of(PlaySettings, args),
                            trust_pickle=args.trust_pickle)
     print(f'wrote {model_path(game, "latest.h5")}: loss {losses["loss"][0]:.3f} -> {losses["loss"][-1]:.3f}')

@@ -35,6 +35,7 @@ from alphazero.network.onnx_export import ensure_onnx
 from alphazero.records.common import RecordError, record_value, replay
 from alphazero.records.read import read_records
 from alphazero.cli.settings import parse_game_args
+from alphazero.data.run_folder import hold_run_folder
 from alphazero.data.training import compile_model, epoch_batches, train_epoch
 from dual_network import build_network, describe_network
 from train_network import RN_BATCH_SIZE
@@ -215,6 +216,7 @@ def parse_args(argv=None):
 def main():
     args = parse_args()
     game = load_game(args.game)
+    hold_run_folder(game)
     train_records(game, args.files, settings_of(NetworkSettings, args), args.epochs, args.batch_size, args.validation, args.seed,
                   args.from_best)
 
