@@ -10,6 +10,7 @@
 import inspect
 import re
 import sys
+import threading
 import time
 import unicodedata
 
@@ -42,12 +43,14 @@ class GtpError(Exception):
 
 
 class GtpSession:
-    """The state of one GTP conversation: the game so far, and the commands that change or show it."""
+    """The state of one GTP conversation: the game so far, and the commands that change or show it.
+    `stop`: the event that cuts choose_action's search short, which quit sets as soon as it arrives."""
 
-    def __init__(self, game, choose_action, log=lambda text: None):
+    def __init__(self, game, choose_action, log=lambda text: None, stop=None):
         self.game = game
         self.choose_action = choose_action   # state -> action
         self.log = log
+        self.stop = stop
         self.names = action_names(game)
         self.pass_action = game.PASS
         self.history = [game.State()]        # the position after each play or genmove; undo drops one
@@ -71,6 +74,17 @@ class GtpSession:
         self.finished = False                # after quit
 
     # ----- the protocol: one line in, one answer out -----
+    def interrupt(self, line):
+        """Heard as each line arrives, before the lines ahead of it are answered (protocol.serve):
+        quit ends a genmove's search at once. True for quit."""
+        words = line.split('#', 1)[0].split()
+        if words and re.fullmatch('[0-9]+', words[0]):
+            words = words[1:]
+        ending = [word.lower() for word in words[:1]] == ['quit']
+        if ending and self.stop is not None:
+            self.stop.set()
+        return ending
+
     def execute(self, line):
         """The answer to one line of input ('=... \\n\\n' or '?... \\n\\n'), or None for a line with no command."""
         # GTP 2's input rules: control characters other than HT and LF removed, HT as a space,
@@ -208,13 +222,14 @@ def main():
     game = load_game(args.game)
     model = load_playing_model(game, args.model, args.sims, args.level, SearchSettings.sims)
     search = settings_of(SearchSettings, args, sims=model.sims)
+    stop = threading.Event()  # set by quit, which the engine hears during a search (protocol.serve)
     player = level_player(Evaluator(model.network, search.cache), model.level, np.random.default_rng(0),
-                          game.determinize, settai_for(game, args.settai), search)
+                          game.determinize, settai_for(game, args.settai), search, stop)
     print(f'{ENGINE_NAME}: {game.NAME}, {model.description}, {model.sims} simulations per move at full strength '
           f'({model.why}); playing at {level_text(model.level, words())}', file=sys.stderr)
     session = GtpSession(game, lambda state: player.choose([state])[0][0],
-                         log=lambda text: print(text, file=sys.stderr, flush=True))
-    serve(lines, answers, session.execute, lambda: session.finished)
+                         log=lambda text: print(text, file=sys.stderr, flush=True), stop=stop)
+    serve(lines, answers, session.execute, lambda: session.finished, session.interrupt)
 
 
 if __name__ == '__main__':

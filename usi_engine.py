@@ -16,6 +16,7 @@
 
 import math
 import sys
+import threading
 import time
 
 import numpy as np
@@ -29,7 +30,7 @@ from alphazero.cli.flags import add_level_flag, add_settings_flags, settings_of
 from alphazero.settings import SearchSettings
 from alphazero.game.registry import load_game
 from alphazero.play.levels import choose_level, load_playing_model
-from alphazero.limits import MAX_SIMS, check_search, file_path
+from alphazero.limits import MAX_SIMS, check_search, file_path, largest_search
 from alphazero.play.players import policy_choice
 from alphazero.cli.words import WORDS, level_text
 
@@ -52,9 +53,11 @@ def centipawns(value):
 
 class UsiSession:
     """One USI conversation: the position the GUI set, the options, and the answers to each command.
-    `think(state, sims, level)` returns (principal line, value) for a position: a search of `sims`
-    simulations, or at a level without simulations the policy's move. `levels`: those the GUI may
-    choose (the Level option), `level` the one played."""
+    `think(state, sims, level, stop)` returns (principal line, value) for a position: a search of
+    `sims` simulations (cut short once `stop` is set), or at a level without simulations the policy's
+    move. `levels`: those the GUI may choose (the Level option), `level` the one played. A search runs
+    while the GUI is still heard (protocol.serve): stop and quit end it at once, isready is answered
+    during it."""
 
     def __init__(self, game, think, sims, log=lambda text: None, levels=(), level=None):
         self.game = game
@@ -66,11 +69,27 @@ class UsiSession:
         self.state = game.State()
         self.rate = FIRST_RATE       # simulations per second, measured
         self.held = None             # the bestmove line of a `go infinite` or `go ponder`, until stop
+        self.stop = threading.Event()       # set by stop and quit, read by the search under way
+        self.searching = threading.Event()  # set while a search runs: isready is answered at once
         self.finished = False
         self.commands = {'usi': self.usi, 'isready': lambda words: ['readyok'], 'setoption': self.setoption,
                          'usinewgame': lambda words: [], 'position': self.position, 'go': self.go,
                          'stop': self.release, 'ponderhit': self.release, 'gameover': lambda words: [],
                          'quit': self.quit}
+
+    def interrupt(self, line):
+        """Heard as each line arrives, before the lines ahead of it are answered (protocol.serve): stop
+        and quit end the search under way, and a go starts with no stop pending. True for quit."""
+        word = line.split()[:1]
+        if word in (['stop'], ['quit']):
+            self.stop.set()
+        elif word == ['go']:
+            self.stop.clear()
+        return word == ['quit']
+
+    def at_once(self, line):
+        """isready during a search: readyok at once, out of turn."""
+        return 'readyok\n' if line.split()[:1] == ['isready'] and self.searching.is_set() else None
 
     def execute(self, line):
         """The lines to print for one line of input."""
@@ -143,7 +162,15 @@ class UsiSession:
                 if not value.isdigit():
                     raise ValueError(f'{word} needs a whole number')
                 settings[word] = int(value)
-        lines, best = self.search(self.sims_for(settings, flags))
+        sims = self.sims_for(settings, flags)
+        capped = ([f'info string nodes {settings["nodes"]} capped at {sims}, the most this machine\'s memory holds']
+                  if settings.get('nodes', 0) > sims else [])
+        self.searching.set()
+        try:
+            lines, best = self.search(sims)
+        finally:
+            self.searching.clear()
+        lines = capped + lines
         if flags:  # the GUI wants the answer only after stop (or ponderhit)
             self.held = best
             return lines
@@ -152,7 +179,7 @@ class UsiSession:
     def sims_for(self, settings, flags):
         """Simulations for this move: `nodes`, else --sims, fewer when the clock allows less."""
         if 'nodes' in settings:
-            return max(1, min(settings['nodes'], MAX_SIMS))
+            return max(1, min(settings['nodes'], largest_search(self.game)))
         if 'infinite' in flags or 'ponder' in flags:
             return self.sims
         mine = 'b' if self.state.is_first_player() else 'w'
@@ -172,7 +199,7 @@ class UsiSession:
         if state.board.is_nyugyoku():  # a won king's entry (入玉宣言): declare it
             return [], 'bestmove win'
         started = time.perf_counter()
-        line, value = self.think(state, sims, self.level)
+        line, value = self.think(state, sims, self.level, self.stop)
         seconds = max(time.perf_counter() - started, 1e-3)
         if self.level is not None and not self.level.simulations:
             sims = 1  # the policy alone: one evaluation
@@ -211,14 +238,14 @@ def parse_args(argv=None):
 
 
 def thinker(evaluator, search, rng):
-    """think(state, sims, level) for UsiSession: the principal line and value of a search of `sims`
-    simulations as `search` (SearchSettings) says, or at a policy level the policy's move and the
-    network's value."""
-    def think(state, sims, level):
+    """think(state, sims, level, stop) for UsiSession: the principal line and value of a search of
+    `sims` simulations as `search` (SearchSettings) says, cut short when the event `stop` is set, or
+    at a policy level the policy's move and the network's value."""
+    def think(state, sims, level, stop=None):
         if level is not None and not level.simulations:
             policies, values = evaluator([state])
             return [policy_choice(state, policies[0], level.temperature, rng)], float(values[0])
-        result = search_roots(evaluator, [state], search.with_sims(sims), with_lines=True)
+        result = search_roots(evaluator, [state], search.with_sims(sims), with_lines=True, stop=stop)
         line, value = result.lines[0]
         if result.action is not None and line[:1] != [result.action[0]]:  # Gumbel chose another move
             chosen = int(result.action[0])
@@ -241,7 +268,7 @@ def main():
     session = UsiSession(game, think, model.level.simulations or model.sims,
                          lambda text: print(text, file=sys.stderr, flush=True), model.levels, model.level)
     serve(lines, answers, lambda line: ''.join(answer + '\n' for answer in session.execute(line)),
-          lambda: session.finished)
+          lambda: session.finished, session.interrupt, session.at_once)
 
 
 if __name__ == '__main__':

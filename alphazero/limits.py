@@ -138,6 +138,12 @@ def search_bytes(game, sims, games_at_once):
     return games_at_once * (sims + 1) * per_node
 
 
+def largest_search(game, games_at_once=1):
+    """The most simulations per move whose search fits this machine's memory (and MAX_SIMS)."""
+    per_simulation = search_bytes(game, 1, games_at_once) / 2
+    return max(1, min(MAX_SIMS, int(MEMORY_SHARE * available_memory() / per_simulation) - 1))
+
+
 def check_search(game, sims, games_at_once=1):
     check_memory(search_bytes(game, sims, games_at_once), f'searching {games_at_once:,} games at once with {sims:,} '
                  'simulations per move', 'lower --sims or --parallel.')

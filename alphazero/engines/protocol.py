@@ -1,7 +1,9 @@
 """What the engines that talk on standard input and output (GTP, USI) share: their streams and the loop that answers each line."""
 import io
 import os
+import queue
 import sys
+import threading
 
 
 def protocol_streams():
@@ -15,19 +17,50 @@ def protocol_streams():
     return io.TextIOWrapper(sys.stdin.buffer, errors='replace', newline='\n'), answers
 
 
-def serve(lines, output, reply, finished):
+def serve(lines, output, reply, finished, interrupt=None, at_once=None):
     """Write reply(line) (text, or None for nothing) on `output` for every line of `lines`, until
     finished() says so, the input ends, or the reader closes the output (then the rest is dropped
-    quietly)."""
+    quietly).
+
+    A search may take long, and a GUI must still be heard meanwhile: the lines are answered in order
+    on a thread of their own while this one goes on reading. `interrupt(line)` hears each line as it
+    arrives, before the ones ahead of it are answered: it may stop the search under way (USI's stop
+    and quit, GTP's quit), and returns True for a line that ends the conversation. `at_once(line)`
+    may answer a line out of turn (USI's isready during a search): its text, or None."""
+    pending, closed, writing = queue.Queue(), threading.Event(), threading.Lock()
+
+    def write(text):
+        with writing:
+            if closed.is_set():
+                return
+            try:
+                output.write(text)
+                output.flush()
+            except BrokenPipeError:
+                closed.set()
+                os.dup2(os.open(os.devnull, os.O_WRONLY), output.fileno())  # nothing more to flush at exit
+
+    def answer():
+        while (line := pending.get()) is not None:
+            text = reply(line)
+            if text:
+                write(text)
+            if finished():
+                closed.set()
+                return
+
+    worker = threading.Thread(target=answer, daemon=True)
+    worker.start()
     for line in lines:
-        answer = reply(line)
-        if answer is None:
-            continue
-        try:
-            output.write(answer)
-            output.flush()
-        except BrokenPipeError:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), output.fileno())  # nothing more to flush at exit
-            return
-        if finished():
+        if closed.is_set():
             break
+        ending = bool(interrupt and interrupt(line))
+        text = at_once(line) if at_once else None
+        if text:
+            write(text)
+        else:
+            pending.put(line)
+        if ending:
+            break
+    pending.put(None)
+    worker.join()

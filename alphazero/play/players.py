@@ -40,18 +40,19 @@ class MctsPlayer(Player):
     visited move (the move distribution it returns stays the one at the temperature).
 
     For a game with hidden information, `determinize(state, rng)` gives a state whose hidden part
-    is drawn anew from what the player can see; the player then searches `samples` such states per
-    move and adds up their visit counts, so it never uses what it cannot see.
+    is drawn anew from what the player can see; the player then searches DETERMINIZATIONS such
+    states per move and adds up their visit counts, so it never uses what it cannot see.
 
     `search` (SearchSettings) says how it searches, and `exploration` (ExplorationSettings, self-play's)
     how it tries moves its network would not: root noise, and greedy_after. When the root policy
     chooses the move itself (Gumbel's, sampled at a temperature above 0 before greedy_after), the
     player plays it and the move distribution is the search's improved policy.
     `settai` (a Settai, from settai_for) plays a close game, not a win: settai_choice over every
-    move's search, or settai_endgame near the end."""
+    move's search, or settai_endgame near the end. `stop` (an engine's threading.Event) cuts a search
+    short."""
 
     def __init__(self, evaluator, search, temperature, rng, exploration=ExplorationSettings(), determinize=None,
-                 samples=DETERMINIZATIONS, settai=None):
+                 settai=None, stop=None):
         if determinize is not None and (search.gumbel or settai):
             raise UserError('Gumbel root search and settai mode need the whole position: this game hides part of it '
                             '(self-play may see it: leave out --no-peek)')
@@ -64,7 +65,7 @@ class MctsPlayer(Player):
         self.root_noise = (exploration.dirichlet, exploration.dirichlet_weight, rng) if exploration.dirichlet > 0 else None
         self.greedy_after = exploration.greedy_after
         self.determinize = determinize
-        self.samples = samples
+        self.stop = stop
         self.settai = settai
         self.settai_drift = SettaiDrift() if settai and settai.final_margin else None
 
@@ -76,11 +77,12 @@ class MctsPlayer(Player):
         sample = self.temperature > 0
         scales = [0.0 if g or not sample else 1.0 for g in greedy]
         if self.determinize is None:
-            return search_roots(self.evaluator, states, self.settings, self.root_noise, (scales, self.rng))
-        drawn = [self.determinize(state, self.rng) for state in states for _ in range(self.samples)]
-        result = search_roots(self.evaluator, drawn, self.settings, self.root_noise)
-        visits = result.visits.reshape(len(states), self.samples, -1)
-        q = result.q.reshape(len(states), self.samples, -1)
+            return search_roots(self.evaluator, states, self.settings, self.root_noise, (scales, self.rng),
+                                stop=self.stop)
+        drawn = [self.determinize(state, self.rng) for state in states for _ in range(DETERMINIZATIONS)]
+        result = search_roots(self.evaluator, drawn, self.settings, self.root_noise, stop=self.stop)
+        visits = result.visits.reshape(len(states), DETERMINIZATIONS, -1)
+        q = result.q.reshape(len(states), DETERMINIZATIONS, -1)
         result.q = (visits * q).sum(axis=1) / np.maximum(visits.sum(axis=1), 1)  # each move's Q over all samples
         result.visits = result.target = visits.sum(axis=1)
         return result
@@ -124,7 +126,7 @@ class MctsPlayer(Player):
         values = iter([])
         if open_children:  # each child's value for its side to move: the visit-weighted mean of its moves' Q
             result = search_roots(self.evaluator, open_children,
-                                  self.settings.with_sims(max(SETTAI_MIN_SIMS, self.settings.sims)))
+                                  self.settings.with_sims(max(SETTAI_MIN_SIMS, self.settings.sims)), stop=self.stop)
             values = iter(searched_value(result.visits, result.q))
         # The network's own values (and margins) of each position and of each move's, for the side to
         # move now: the drift's measure, and the margins settai_choice aims with
@@ -173,13 +175,13 @@ def policy_choice(state, policy, temperature, rng):
     return int(rng.choice(legal_actions, p=scores / scores.sum()))
 
 
-def level_player(evaluator, level, rng, determinize=None, settai=None, search=SearchSettings()):
+def level_player(evaluator, level, rng, determinize=None, settai=None, search=SearchSettings(), stop=None):
     """The player of a level (alphazero/levels.py): its policy alone at 0 simulations, else `search`
     at the level's simulations (in settai mode, settai_choice over searches of at least SETTAI_MIN_SIMS)."""
     if level.simulations == 0 and not settai:
         return PolicyPlayer(evaluator, level.temperature, rng)
     return MctsPlayer(evaluator, search.with_sims(max(1, level.simulations)), level.temperature, rng,
-                      determinize=determinize, settai=settai)
+                      determinize=determinize, settai=settai, stop=stop)
 
 
 class FunctionPlayer(Player):

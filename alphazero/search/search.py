@@ -39,10 +39,13 @@ class SearchResult:
     lines: Optional[list] = None         # per root: (principal line, its value), when asked for
 
 
-def search_roots(evaluator, roots, settings=SearchSettings(), root_noise=None, gumbel_noise=None, with_lines=False):
+def search_roots(evaluator, roots, settings=SearchSettings(), root_noise=None, gumbel_noise=None, with_lines=False,
+                 stop=None):
     """Search every root with settings.sims simulations (the first evaluates the roots) and return a
     SearchResult. root_noise: None (the book), or (alpha, weight, rng) for Dirichlet noise on the
-    roots' priors. gumbel_noise: with Gumbel's root policy, (scales, rng) (gumbel.py's GumbelRoot)."""
+    roots' priors. gumbel_noise: with Gumbel's root policy, (scales, rng) (gumbel.py's GumbelRoot).
+    stop: an event (threading.Event) that ends the search after the simulation under way, as an
+    engine's GUI asks with stop or quit; the result is that of the simulations made."""
     sims = settings.sims
     if sims < 1:
         raise ValueError('the search needs at least one simulation')
@@ -54,6 +57,8 @@ def search_roots(evaluator, roots, settings=SearchSettings(), root_noise=None, g
     root = root_policy(settings, tree, sims - 1, gumbel_noise)
 
     for simulation in range(sims - 1):
+        if stop is not None and stop.is_set():
+            break
         path = tree.walk(lambda: root.select(tree, simulation),
                          lambda games, nodes: select_below(tree, games, nodes))
         tree.back_up(path, tree.expand_leaves(evaluator, path))

@@ -7,7 +7,9 @@ Per game g and node index i (node 0 is the root), per action a:
     prior[g, i, a]        P from the network, legal[g, i, a] whether the move is legal
     terminal[g, i]        the node's position is over; end_value[g, i] its value then
     node_value[g, i]      the network's value of an expanded node
-Every simulation adds at most one node, so a search of S simulations needs S nodes per game.
+Every simulation adds at most one node, so a search of S simulations needs S nodes per game; the
+arrays start with room for a few and double as the trees grow, so that a search asked for more
+simulations than it gets to make (an engine stopped by its GUI) takes only the memory it uses.
 """
 from typing import NamedTuple
 
@@ -15,6 +17,8 @@ import numpy as np
 
 from alphazero.game.values import terminal_value
 from alphazero.search.scores import legal_policy
+
+FIRST_NODES = 256  # room for nodes at the start; it doubles as the trees need more
 
 
 class Path(NamedTuple):
@@ -28,6 +32,8 @@ class Tree:
     def __init__(self, roots, policies, values, nodes):
         games, actions = len(roots), policies.shape[1]
         self.roots = roots
+        self.most = nodes  # the nodes a game's tree may reach
+        nodes = min(nodes, FIRST_NODES)
         self.every_game = np.arange(games)
         self.child = np.full((games, nodes, actions), -1, dtype=np.int64)
         self.visits = np.zeros((games, nodes, actions), dtype=np.int64)
@@ -41,6 +47,14 @@ class Tree:
         self.node_count = np.ones(games, dtype=np.int64)
         for game, root in enumerate(roots):
             self.expand(game, 0, policies[game], values[game])
+
+    def grow(self):
+        """Twice the room for nodes in every array (up to self.most), the new nodes empty."""
+        rows = min(self.most, 2 * self.terminal.shape[1]) - self.terminal.shape[1]
+        for name in ('child', 'visits', 'value_sum', 'prior', 'legal', 'terminal', 'end_value', 'node_value'):
+            old = getattr(self, name)
+            empty = np.full((old.shape[0], rows, *old.shape[2:]), -1 if name == 'child' else 0, dtype=old.dtype)
+            setattr(self, name, np.concatenate([old, empty], axis=1))
 
     def expand(self, game, node, policy, value):
         moves = self.states[game][node].legal_actions()
@@ -81,6 +95,8 @@ class Tree:
     def expand_leaves(self, evaluator, path):
         """Add the node at the end of each path and return its value for its side to move: a finished
         position's result, else the network's value (all new positions in one call)."""
+        if self.node_count.max() >= self.terminal.shape[1]:
+            self.grow()
         last = path.length - 1
         parent = path.node[self.every_game, last]
         action = path.action[self.every_game, last]

@@ -385,4 +385,4 @@ def usi_session():
         USI_NETWORK.append(KerasNetwork(build_network(game, NetworkSettings('resnet', filters=4, blocks=1))))
 
     think = thinker(Evaluator(USI_NETWORK[0]), SearchSettings(), np.random.default_rng(0))
-    return UsiSession(game, lambda state, count, level: think(state, min(count, 16), level), 2)
+    return UsiSession(game, lambda state, count, level, stop: think(state, min(count, 16), level, stop), 2)

@@ -52,6 +52,24 @@ def test_a_full_cache_starts_again_without_changing_the_search(networks, monkeyp
     assert small.cache_entries == 20 and len(small.cache) <= 20 and small.evaluations > small.cache_entries
 
 
+def test_trees_that_grow_as_they_go_search_as_trees_made_whole(networks, monkeypatch):
+    # The arrays start small and double (alphazero/search/tree.py): the visit counts are the same
+    import alphazero.search.tree as tree
+    positions = sample_positions(game, 20, seed=5)
+    whole = search(Evaluator(networks[0]), positions, 90)
+    monkeypatch.setattr(tree, 'FIRST_NODES', 3)
+    np.testing.assert_array_equal(search(Evaluator(networks[0]), positions, 90), whole)
+
+
+def test_a_stopped_search_returns_what_it_searched(networks):
+    import threading
+    from alphazero.search.search import search_roots
+    stop = threading.Event()
+    stop.set()  # stopped before the first simulation after the root's
+    result = search_roots(Evaluator(networks[0]), [State()], SearchSettings(sims=10 ** 6), stop=stop)
+    assert result.visits.sum() == 0 and result.prior.sum() > 0
+
+
 @pytest.mark.parametrize('mine, theirs, expected', [
     ([0, 1], [3, 4], 2),        # take the win on the top row
     ([6, 7], [0, 4], 8),        # take the win on the bottom row

@@ -1,0 +1,86 @@
+"""Engines obey their GUI during a search of any size: USI's stop answers with bestmove and isready
+with readyok at once, quit ends the process at once, for USI and GTP alike (a search asked for
+more than memory holds is capped, with an info string that says so)."""
+import importlib.util
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from conftest import REPO, need
+
+HUGE = 10 ** 12   # nodes no machine holds
+
+
+class Engine:
+    """An engine as a subprocess (its shipped model), its answers read on a thread of their own."""
+
+    def __init__(self, cwd, *command):
+        self.process = subprocess.Popen([sys.executable, os.path.join(REPO, command[0]), *command[1:]], cwd=cwd,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                        text=True)
+        self.lines = queue.Queue()
+        threading.Thread(target=lambda: [self.lines.put(line.rstrip('\n')) for line in self.process.stdout],
+                         daemon=True).start()
+
+    def send(self, line):
+        self.process.stdin.write(line + '\n')
+        self.process.stdin.flush()
+
+    def answer(self, prefix, seconds, before=None):
+        """The first line that starts with `prefix` within `seconds`, and how long it took; the lines
+        before it go into the list `before`."""
+        start = time.monotonic()
+        while time.monotonic() - start < seconds:
+            try:
+                line = self.lines.get(timeout=0.05)
+            except queue.Empty:
+                continue
+            if line.startswith(prefix):
+                return line, time.monotonic() - start
+            if before is not None:
+                before.append(line)
+        pytest.fail(f'no answer starting {prefix!r} within {seconds} s')
+
+    def quit_within(self, seconds, line='quit'):
+        start = time.monotonic()
+        self.send(line)
+        self.process.wait(timeout=seconds + 10)
+        return time.monotonic() - start
+
+
+@pytest.mark.skipif(importlib.util.find_spec('cshogi') is None and not os.environ.get('CI'), reason='cshogi missing')
+def test_usi_stop_isready_and_quit_are_heard_during_a_search_of_any_size(workdir):
+    engine = Engine(workdir, 'usi_engine.py')
+    engine.send('usi')
+    engine.answer('usiok', 120)
+    engine.send('position startpos')
+    engine.send(f'go nodes {HUGE}')
+    time.sleep(2)
+    engine.send('isready')
+    assert engine.answer('readyok', 5)[1] < 1
+    engine.send('stop')
+    said = []
+    best, seconds = engine.answer('bestmove', 5, said)
+    assert seconds < 1 and len(best.split()) == 2
+    assert any(f'nodes {HUGE} capped at' in line and 'memory' in line for line in said), said
+    engine.send('go infinite')  # held until stop
+    time.sleep(1)
+    engine.send('stop')
+    assert engine.answer('bestmove', 5)[1] < 1
+    engine.send(f'go nodes {HUGE}')
+    time.sleep(1)
+    assert engine.quit_within(1) < 1 + 0.5 and engine.process.returncode == 0
+
+
+def test_gtp_quit_ends_a_genmove_search_at_once(workdir):
+    need(True, 'the shipped 8x8 Othello model', '')
+    engine = Engine(workdir, 'gtp_engine.py', '--game', 'othello8', '--sims', '1000000')
+    engine.send('1 genmove b')
+    time.sleep(5)  # the model loads and the search runs
+    assert engine.quit_within(1, '2 quit') < 1 + 0.5 and engine.process.returncode == 0
+    assert engine.answer('=2', 5)  # quit was answered, after the move the stopped search chose
