@@ -1,9 +1,30 @@
-"""Writing files safely: to a temporary name, renamed into place, never over an input."""
+"""Writing files safely: to a temporary name, renamed into place, never over an input; a full disk
+is one line that names the file, and leaves what a kill at that moment leaves."""
 import contextlib
+import errno
 import json
 import os
+import shutil
 
 from alphazero.errors import UserError
+
+FULL_DISK = (errno.ENOSPC, errno.EDQUOT)  # no space left, or over the user's quota
+
+
+def no_space(path):
+    """The one line for a write that found the disk full."""
+    return UserError(f'no space left on the disk to write {path}: free some space, then run the same command '
+                     'again (what was written before is intact)')
+
+
+def check_space(path, need):
+    """Refuse a write of about `need` bytes that the disk has no room for, before it starts (a library
+    that writes a format of its own, HDF5, may crash when the disk fills under it)."""
+    directory = os.path.dirname(path) or '.'
+    while not os.path.exists(directory):
+        directory = os.path.dirname(directory) or '.'
+    if shutil.disk_usage(directory).free < need:
+        raise no_space(path)
 
 
 @contextlib.contextmanager
@@ -23,6 +44,10 @@ def atomic_output(path):
         with open(temporary, 'rb') as written:
             os.fsync(written.fileno())
         os.replace(temporary, path)
+    except OSError as error:
+        if error.errno in FULL_DISK or 'No space left' in str(error):
+            raise no_space(path) from None
+        raise
     finally:
         if os.path.exists(temporary):
             os.remove(temporary)

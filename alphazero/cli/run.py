@@ -4,6 +4,7 @@ import argparse
 import sys
 
 from alphazero.errors import UserError
+from alphazero.files import FULL_DISK, no_space
 
 
 class SettingsHelp(argparse.HelpFormatter):
@@ -45,11 +46,17 @@ class ArgumentParser(argparse.ArgumentParser):
 
 
 def run(main):
-    """Run a script's main(); a UserError or Ctrl-C ends it with a one-line message, not a traceback."""
+    """Run a script's main(); a UserError, a full disk or Ctrl-C ends it with a one-line message, not a
+    traceback."""
     try:
         main()
     except UserError as error:
         print(f'error: {error}', file=sys.stderr)
+        sys.exit(2)
+    except OSError as error:
+        if error.errno not in FULL_DISK:
+            raise
+        print(f'error: {no_space(error.filename or "a file")}', file=sys.stderr)
         sys.exit(2)
     except KeyboardInterrupt:
         print('\ninterrupted', file=sys.stderr)

@@ -3,7 +3,7 @@ they record."""
 import os
 
 from alphazero.errors import UserError
-from alphazero.files import atomic_output
+from alphazero.files import atomic_output, check_space
 from alphazero.game.paths import model_dir
 from alphazero.game.registry import GAMES, game_flag, load_game
 from alphazero.network.keras_setup import quiet_keras
@@ -81,6 +81,7 @@ SIMS_KEY = 'alphazero_sims'
 def save_model(model, path, sims=None):
     """Save a Keras model to an .h5 file atomically, with the simulations it was trained with."""
     quiet_keras()
+    check_space(path, 3 * 4 * model.count_params() + 2 ** 20)  # the weights, Adam's two moments, the rest
     with atomic_output(path) as temporary:
         model.save(temporary)
         if sims:
