@@ -54,8 +54,7 @@ def import_ray():
     try:
         import ray
     except ImportError:
-        raise UserError('--workers needs Ray: .venv/bin/pip install -r requirements-ray.txt '
-                        '(or WITH_RAY=1 bash setup.sh)') from None
+        raise UserError('--workers needs Ray: install it with WITH_RAY=1 bash setup.sh') from None
     return ray
 
 
