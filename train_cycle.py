@@ -259,13 +259,12 @@ def metrics_record(progress, seconds_before, cpu_seconds_before, gate):
     }
 
 
-def start_from(game, source, best):
-    """Copy a trained Keras model of `game` into place as the new run's first best player."""
+def check_start(game, source):
+    """Refuse, before the run folder is touched, a --start-from that is not a Keras model of `game`."""
     if not source.endswith('.h5'):
         raise UserError(f'--start-from {source}: give the Keras model (.h5); training needs its weights, '
                         'which an ONNX export does not keep in a form Keras reads')
     load_model(source, game)  # a one-line error for a missing file or another game's model
-    copy_file(source, best)
 
 
 # Why the run stops before its next cycle (--until-perfect, --minutes, --cpu-minutes), or None
@@ -287,16 +286,18 @@ def main():
     args = parse_args()
     settings = run_settings(args)
     game = load_game(args.game)
-    hold_run_folder(game)  # one run per folder
     best = model_path(game, 'best.h5')
     metrics_path = model_path(game, METRICS_FILE)
     progress_path = model_path(game, PROGRESS_FILE)
+    if args.start_from and not os.path.exists(best):
+        check_start(game, args.start_from)
+    hold_run_folder(game)  # one run per folder
 
     # Create the dual network (or copy the model to start from), and its ONNX copy for fast self-play
     if os.path.exists(best):
         print(f'continuing from {best} (the network flags and --start-from apply only to a new run)')
     elif args.start_from:
-        start_from(game, args.start_from, best)
+        copy_file(args.start_from, best)  # the new run's first best player
         print(f'starting from {args.start_from} (copied to {best}); its network is kept, the network flags are not used')
     else:
         dual_network(game, settings.network)

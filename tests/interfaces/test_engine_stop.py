@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from conftest import REPO, need
+from conftest import REPO
 
 HUGE = 10 ** 12   # nodes no machine holds
 
@@ -78,9 +78,10 @@ def test_usi_stop_isready_and_quit_are_heard_during_a_search_of_any_size(workdir
 
 
 def test_gtp_quit_ends_a_genmove_search_at_once(workdir):
-    need(True, 'the shipped 8x8 Othello model', '')
     engine = Engine(workdir, 'gtp_engine.py', '--game', 'othello8', '--sims', '1000000')
+    engine.send('0 name')
+    engine.answer('=0', 120)  # the model is loaded and the engine listens
     engine.send('1 genmove b')
-    time.sleep(5)  # the model loads and the search runs
+    time.sleep(2)  # the search runs
     assert engine.quit_within(1, '2 quit') < 1 + 0.5 and engine.process.returncode == 0
     assert engine.answer('=2', 5)  # quit was answered, after the move the stopped search chose

@@ -75,7 +75,7 @@ def test_the_search_on_keras_says_it_needs_tensorflow_on_another_backend(tmp_pat
     lines = result.stderr.strip().splitlines()
     assert result.returncode == 2 and len(lines) == 1, result.stderr[-2000:]
     assert 'needs Keras on TensorFlow: run it without KERAS_BACKEND=jax' in lines[0]
-    assert os.listdir(tmp_path) == ['runs'] and os.listdir(model) == ['best.h5']
+    assert os.listdir(tmp_path) == ['runs'] and sorted(os.listdir(model)) == ['.run.lock', 'best.h5']  # and its lock
 
 
 @pytest.mark.parametrize('game, network', [
