@@ -299,22 +299,65 @@ JAPANESE_SPELLINGS = str.maketrans({**{c: str(i) for i, c in enumerate('０１�
                                     ' ': None, '\u3000': None})
 
 
+# Promoted silver, knight and lance are written two ways (成銀 or 全, 成桂 or 圭, 成香 or 杏): one of them
+PROMOTED_SPELLINGS = (('成銀', '全'), ('成桂', '圭'), ('成香', '杏'))
+# A KIF move names the square it left: ７六歩(77), 同　銀(22), ２二角成(88)
+KIF_SOURCE = re.compile(r'^(.+?)\(([1-9])([1-9])\)$')
+
+
+def comparable(text):
+    """A move in Japanese made comparable: digits as ASCII, 王 as 玉, 竜 as 龍, no ▲△ or spaces, and one
+    spelling of each promoted piece."""
+    text = text.translate(JAPANESE_SPELLINGS)
+    for long, short in PROMOTED_SPELLINGS:
+        text = text.replace(long, short)
+    return text
+
+
 def japanese_names(state, action):
     """The ways a move may be written in Japanese, made comparable: as KI2 writes it, and with
     同 (the previous move's square) spelt out as the square."""
-    name = move_to_ki2(state.moves()[action], state.board).translate(JAPANESE_SPELLINGS)
+    name = comparable(move_to_ki2(state.moves()[action], state.board))
     usi = cshogi.move_to_usi(state.moves()[action])
     square = usi[2] + str('abcdefghi'.index(usi[3]) + 1)
     return {name, name.replace('同', square)}
 
 
-# The action a typed move stands for: USI notation (7g7f) or Japanese (７六歩, 76歩, 同銀), or None
+def kif_action(state, typed):
+    """The action of a KIF move (made comparable), whose source square in brackets says which piece
+    moves: the move from that square to the one named (or 同) that promotes when it ends in 成; None
+    when it is not such a move, or not legal."""
+    match = KIF_SOURCE.match(typed)
+    if not match:
+        return None
+    body, source = match.group(1), match.group(2) + 'abcdefghi'[int(match.group(3)) - 1]
+    if body.startswith('同'):
+        if not state.board.history:
+            return None
+        destination = cshogi.move_to_usi(state.board.history[-1])[2:4]
+    elif re.fullmatch('[1-9][1-9]', body[:2]):
+        destination = body[0] + 'abcdefghi'[int(body[1]) - 1]
+    else:
+        return None
+    promotes = body.endswith('成') and not body.endswith('不成')
+    piece = (body[1:] if body.startswith('同') else body[2:]).removesuffix('成').removesuffix('不')
+    try:
+        action = state.action_of_usi(source + destination + ('+' if promotes else ''))
+    except ValueError:
+        return None
+    return action if piece and any(piece in name for name in japanese_names(state, action)) else None
+
+
+# The action a typed move stands for: USI notation (7g7f), Japanese (７六歩, 76歩, 同銀, ４四成銀 or ４四全)
+# or KIF with its source square (７六歩(77)), or None
 def parse_action(state, text):
     try:
         return state.action_of_usi(text.strip())
     except ValueError:
         pass
-    typed = text.translate(JAPANESE_SPELLINGS).replace('成銀', '全').replace('成桂', '圭').replace('成香', '杏')
+    typed = comparable(text)
+    if KIF_SOURCE.match(typed):
+        return kif_action(state, typed)
     found = [a for a in state.legal_actions() if typed in japanese_names(state, a)]
     if not found:  # 打 (a drop) typed where KI2 leaves it out, or left out where KI2 needs it
         drops = [a for a in state.legal_actions() if '*' in cshogi.move_to_usi(state.moves()[a])]
@@ -326,8 +369,10 @@ def parse_action(state, text):
 MOVE_HELP = {
     'en': ('Type a move in USI notation: the square it leaves and the square it reaches, files 1-9 from the '
            'right and ranks a-i from the top (7g7f), + to promote (8h2b+), or a drop as the piece letter, * and '
-           'the square (P*5e; P L N S G B R); or in Japanese: ７六歩, 76歩, ２二角成, 同銀, ５八金右, ５五角打.'),
-    'ja': ('指し手は日本語の棋譜 (７六歩、76歩、２二角成、同銀、５八金右、５五角打) か、USI 形式 (7g7f、成りは 8h2b+、'
+           'the square (P*5e; P L N S G B R); or in Japanese: ７六歩, 76歩, ２二角成, 同銀, ５八金右, ５五角打, ４四成銀 '
+           '(or ４四全), or as a KIF record writes it, ７六歩(77).'),
+    'ja': ('指し手は日本語の棋譜 (７六歩、76歩、２二角成、同銀、５八金右、５五角打、４四成銀 または ４四全、KIF の ７六歩(77)) '
+           'か、USI 形式 (7g7f、成りは 8h2b+、'
            '打つ手は P*5e; P 歩 L 香 N 桂 S 銀 G 金 B 角 R 飛) で入力してください。'),
 }
 ENGINE_PROTOCOL = 'usi'

@@ -365,6 +365,24 @@ def test_make_records_and_train_on_them(workdir, fairy_stockfish):
     assert 'validation: move predicted' in trained.stdout
 
 
+def test_moves_are_read_as_players_and_records_write_them(game):
+    # A promoted silver (knight, lance) is 成銀 or 全 (成桂 or 圭, 成香 or 杏), in KI2 as typed
+    state = game.State('4k4/9/9/9/4+S4/9/9/9/4K4 b - 1')
+    assert {game.parse_action(state, text) for text in ('４四成銀', '44成銀', '４四全', '44全', '▲４四成銀')} == {
+        state.action_of_usi('5e4d')}
+    knight = game.State('4k4/9/9/9/4+N4/9/9/9/4K4 b - 1')
+    assert game.parse_action(knight, '４五成桂') == game.parse_action(knight, '４五圭') == knight.action_of_usi('5e4e')
+    # KIF names the square a piece left: ７六歩(77); a source or a piece that does not fit is refused
+    start = game.State()
+    assert game.parse_action(start, '７六歩(77)') == game.parse_action(start, '76歩(77)') == start.action_of_usi('7g7f')
+    assert game.parse_action(start, '７六歩(78)') is None and game.parse_action(start, '７六銀(77)') is None
+    after = start.next(start.action_of_usi('7g7f')).next(start.next(start.action_of_usi('7g7f')).action_of_usi('3c3d'))
+    took = after.next(after.action_of_usi('8h2b+'))
+    assert game.parse_action(took, '同　銀(31)') == game.parse_action(took, '同銀') == took.action_of_usi('3a2b')
+    assert game.parse_action(after, '２二角成(88)') == after.action_of_usi('8h2b+')
+    assert game.parse_action(after, '２二角不成(88)') == after.action_of_usi('8h2b')
+
+
 def test_a_human_plays_full_shogi_in_the_terminal_in_japanese(game, capsys):
     """The text player: the KIF board, a move typed in Japanese, one bad answer, a whole game."""
     import keras
