@@ -69,10 +69,12 @@ def evaluate_best_player(game=None, search=SearchSettings(), evaluation=Evaluati
 
     # The openings: the same ones against every opponent, each once with each colour (or those of
     # the games kept from a stopped run with the same settings, which are not played again)
-    kept = KeptMatches(kept, {'game': game.NAME, 'model_sha256': file_sha256(path), 'seed': seed,
-                              'search': dataclasses.asdict(search), 'versus': [file_sha256(m) for m in evaluation.versus],
-                              **dataclasses.asdict(dataclasses.replace(evaluation, opponents=list(fixed), exact=None)),
-                              } if kept else {})
+    measured = {}
+    if kept:  # what the games depend on (not how many run at once); the models by content, not path
+        measured = dataclasses.asdict(dataclasses.replace(evaluation, opponents=list(fixed), parallel=None, exact=None))
+        measured.update(game=game.NAME, model_sha256=file_sha256(path), seed=seed, search=dataclasses.asdict(search),
+                        versus=[file_sha256(model) for model in evaluation.versus])
+    kept = KeptMatches(kept, measured)
     rng = np.random.default_rng(seed)
     kept.openings = kept.openings or paired_openings(game, evaluation.opening, max(games, engine_games), rng)
     openings = kept.openings
