@@ -5,7 +5,10 @@
 # answers with its search at temperature 0. A player with no move but a pass (Othello) passes by
 # itself. With --text it plays in the terminal instead, for machines without a display.
 
+import datetime
+import os
 import sys
+import unicodedata
 
 import numpy as np
 
@@ -14,18 +17,22 @@ from alphazero.settings import SearchSettings
 from alphazero.cli.run import ArgumentParser, run
 from alphazero.errors import UserError
 from alphazero.cli.flags import add_level_flag, add_settai_flag, add_settings_flags, settings_of
+from alphazero.game.notation import action_names, parse_move
+from alphazero.game.paths import playing_model_path
 from alphazero.game.registry import add_game_flag, as_game, load_game
+from alphazero.records.othello import write_transcripts
+from alphazero.records.shogi import write_kif
 from alphazero.game.values import player_value
 from alphazero.play.levels import Level, load_playing_model
 from alphazero.limits import file_path
 from alphazero.play.players import level_player
 from alphazero.play.settai import settai_for
-from alphazero.cli.words import LANGUAGES, WORDS, colour, game_text, language, level_text, words
+from alphazero.cli.words import LANGUAGES, WORDS, colour, game_text, language, level_text, said_text, words
 from pv_mcts import pv_mcts_action
 
 # Parameters
 SQUARE_SIZE = 80        # pixels per square of the window
-MARKS = {1: 'o', -1: 'x'}  # the first player's and the second player's stones
+RECORDS = 'records/played'  # where the terminal saves each game's record (--save-to)
 
 
 # The result line shown when the game is over, from the human's side
@@ -45,6 +52,11 @@ def forced_action(state, game):
 
 
 # ----- the terminal -----
+RESIGN = ('投了', 'resign')   # typed instead of a move: the human gives up (the game is saved as such)
+UNDO = ('待った', 'undo')     # typed instead of a move: take back the last move of each side
+LISTED = 12                   # the prompt lists the legal moves up to this many, else gives an example
+
+
 # True when a move is a whole column (Connect Four), not a square
 def moves_are_columns(game):
     if game.square_action is None:
@@ -53,87 +65,193 @@ def moves_are_columns(game):
     return len({game.square_action(square) for square in range(rows * columns)}) == columns
 
 
-# Each empty square shows the number of the move a click there would make, when it is legal; when
-# moves are columns, empty squares are dots and the legal columns are numbered below the board
-def board_text(state, game):
-    if game.action_name:  # moves typed by name: the game's own board (shogi's shows both hands)
+# The players' marks in the terminal: stones as ● and ○ (the first player's, the second's), else the
+# game's own marks (the book's o and x)
+def marks_of(game):
+    return ('●', '○') if game.STONE_COLORS else game.MARKS
+
+
+# Columns a terminal gives a text: Japanese terminals draw ● and ○ (East Asian "ambiguous" width)
+# two columns wide, as they draw kana and kanji
+def display_width(text, japanese):
+    wide = ('F', 'W', 'A') if japanese else ('F', 'W')
+    return sum(2 if unicodedata.east_asian_width(c) in wide else 1 for c in text)
+
+
+# The board with its coordinates (columns a, b, ... and rows 1, 2, ... from the top, the names that
+# are typed: f5); * marks a legal square. Games whose moves are named (shogi) show their own board
+def board_text(state, game, said=WORDS['en']):
+    if game.action_name:
         return str(state)
     rows, columns = game.BOARD_SHAPE
-    cells = state.cells()
-    legal_actions = state.legal_actions()
-    width = len(str(game.ACTION_COUNT - 1))
+    japanese = said['lang'] == 'ja'
+    marks, cells, legal = marks_of(game), state.cells(), set(state.legal_actions())
     by_column = moves_are_columns(game)
-    labelled = game.stone_label is not None  # a label beside each stone's mark (point-Othello's value)
-    if labelled:
-        width = 4
-    lines = []
-    for y in range(rows):
-        marks = []
-        for x in range(columns):
-            square = y * columns + x
-            action = game.square_action(square)
-            label = str(action) if cells[square] == 0 and action in legal_actions and not by_column else '.'
-            mark = MARKS.get(cells[square], label)
-            marks.append((mark + game.stone_label(state, square) if labelled and cells[square] else mark).rjust(width))
-        lines.append(' '.join(marks))
-    if by_column:
-        actions = [game.square_action(x) for x in range(columns)]
-        lines.append(' '.join((str(a) if a in legal_actions else ' ').rjust(width) for a in actions).rstrip())
+    empty, playable = ('・', '＊') if japanese else ('.', '*')
+    texts = []
+    for square, owner in enumerate(cells):
+        if owner:
+            label = game.stone_label(state, square) if game.stone_label else ''
+            texts.append(marks[0 if owner == 1 else 1] + label)
+        else:
+            texts.append(playable if not by_column and game.square_action(square) in legal else empty)
+    letters = [chr(ord('ａ' if japanese else 'a') + x) for x in range(columns)]
+    width = max(display_width(text, japanese) for text in texts + letters)
+    separator = '' if japanese and width == 2 else ' '
+
+    def line(label, row_texts):
+        return label.rjust(len(str(rows))) + ' ' + separator.join(
+            ' ' * (width - display_width(text, japanese)) + text for text in row_texts)
+    lines = [line('', letters)]
+    lines += [line(str(y + 1), texts[y * columns:(y + 1) * columns]) for y in range(rows)]
     if game.status:
-        lines.append(game.status(state))
+        lines.append(game.status(state, marks, said['lang']))
     return '\n'.join(lines)
 
 
-# Ask until the human types a legal move (its number, or its name where the game names moves);
+# How a move is shown: in Japanese as the game's records write it (shogi's ▲７六歩), else by its
+# name (shogi's USI 7g7f) or its square (f5; Connect Four's column, d)
+def move_text(game, state, action, said=WORDS['en']):
+    if said['lang'] == 'ja' and game.japanese_name:
+        return game.japanese_name(state, action)
+    return game.action_name(state, action) if game.action_name else action_names(game)[action]
+
+
+# The action a typed move stands for, or None
+def typed_action(game, state, text):
+    if game.parse_action:
+        return game.parse_action(state, text)
+    action = parse_move(game, text.strip())
+    return action if action in state.legal_actions() else None
+
+
+# What the prompt offers: the legal moves when they are few, else one of them as an example
+def offered_moves(game, state, said):
+    names = [move_text(game, state, action, said) for action in state.legal_actions()]
+    if len(names) <= LISTED:
+        return ' '.join(names)
+    return said['example'].format(move=names[len(names) // 2])
+
+
+# Ask until the human types a legal move, 投了 (resign) or 待った (undo): the action, RESIGN or UNDO;
 # None at end of input
 def ask_action(state, read=input, game=None, said=WORDS['en']):
-    legal_actions = state.legal_actions()
-    named = game is not None and game.action_name is not None
-    offered = ' '.join(game.action_name(state, a) for a in legal_actions) if named else legal_actions
+    game = as_game(game or load_game('tictactoe'))
+    offered = offered_moves(game, state, said)
     while True:
         try:
             answer = read(said['ask'].format(offered=offered)).strip()
         except EOFError:
             return None
-        if named and game.parse_action(state, answer) is not None:
-            return game.parse_action(state, answer)
-        if not named and answer.lstrip('-').isdigit() and int(answer) in legal_actions:
-            return int(answer)
+        if answer.lower() in RESIGN:
+            return RESIGN
+        if answer.lower() in UNDO:
+            return UNDO
+        action = typed_action(game, state, answer)
+        if action is not None:
+            return action
         print(said['illegal'].format(answer=answer, offered=offered))
 
 
-# How a move is shown: its number, or its name where the game names moves
-def move_text(game, state, action):
-    return game.action_name(state, action) if game.action_name else str(action)
+# The human's states before each of their moves that was chosen (not a forced pass): 待った goes
+# back to the last of them
+def take_back(history, game, human_first):
+    for index in range(len(history) - 2, -1, -1):
+        state = history[index][0]
+        if state.is_first_player() == human_first and forced_action(state, game) is None:
+            return history[:index + 1]
+    return None
 
 
-def play_text(game, next_action, human_first, read=input, said=WORDS['en']):
+# How the game ended: as a record says it where the game has one (shogi: まで95手で先手の勝ち（詰み）,
+# まで40手で中断), then, unless the human left, the result from their side
+def ending_lines(game, state, human_first, said, resigned=False):
+    lines = [game.conclusion(state, resigned, said['lang'])] if game.conclusion else []
+    if resigned:
+        lines.append(said['lose'])
+    elif state.is_done():
+        lines.append(result_text(state, human_first, said))
+    return lines
+
+
+def play_text(game, next_action, human_first, read=input, said=WORDS['en'], save=None):
+    """A game in the terminal; `save(actions, final state, resigned)`, when given, keeps its record
+    (finished, resigned or abandoned). Returns the final state, or None when the human left."""
     game = as_game(game)
-    state = game.State()
+    history = [(game.State(), None)]  # (state, the action played from it)
     if game.action_name:
         print(said['you_play'].format(side=game_text(game.SIDE_NAMES, said)[0 if human_first else 1],
                                       help=game_text(game.MOVE_HELP, said)))
     else:
-        where = said['under_column'] if moves_are_columns(game) else said['on_square']
-        print(said['you_are'].format(mark=MARKS[1] if human_first else MARKS[-1], where=where))
-    while not state.is_done():
-        print(board_text(state, game), end='\n\n')
+        mark = marks_of(game)[0 if human_first else 1]
+        if game.STONE_COLORS:
+            mark += said['colour_of'].format(colour=colour(game.STONE_COLORS[0 if human_first else 1], said))
+        print(said['you_are'].format(mark=mark, where=said['by_column'] if moves_are_columns(game) else said['by_square']))
+    print(said['resign_undo'])
+    resigned = left = False
+    while not history[-1][0].is_done():
+        state = history[-1][0]
+        print(board_text(state, game, said), end='\n\n')
         if state.is_first_player() == human_first:
             action = forced_action(state, game)
             if action is not None:
                 print(said['pass'])
             else:
                 action = ask_action(state, read, game, said)
-            if action is None:
-                print('\n' + said['bye'])
-                return None
+            if action is UNDO:
+                kept = take_back(history, game, human_first)
+                print(said['undone'] if kept else said['nothing_to_undo'])
+                history = kept or history
+                continue
+            if action is None or action is RESIGN:
+                resigned, left = action is RESIGN, action is None
+                break
         else:
             action = next_action(state)
-            print(said['ai_plays'].format(move=move_text(game, state, action)))
-        state = state.next(action)
-    print(board_text(state, game))
-    print(result_text(state, human_first, said))
-    return state
+            print(said['ai_plays'].format(move=move_text(game, state, action, said)))
+        history[-1] = (state, action)
+        history.append((state.next(action), None))
+    final = history[-1][0]
+    print(board_text(final, game, said))
+    for line in ending_lines(game, final, human_first, said, resigned):
+        print(line)
+    if save is not None:
+        path = save([action for _, action in history[:-1]], final, resigned)
+        if path:
+            print(said['saved'].format(path=path))
+    if left:
+        print(said['bye'])
+        return None
+    return final
+
+
+# Where a game's record goes, and in which format: KIF for shogi (ENGINE_PROTOCOL 'usi'), a
+# transcript (f5d6c3...) for games of squares; None for a game with no such format
+def record_path(game, folder, started):
+    stamp = started.strftime('%Y%m%d-%H%M%S')
+    if game.ENGINE_PROTOCOL == 'usi':
+        return os.path.join(folder, f'{game.NAME}-{stamp}.kif')
+    if game.square_action is not None:
+        return os.path.join(folder, f'{game.NAME}-{stamp}.txt')
+    return None
+
+
+def record_saver(game, folder, human_first, said):
+    """save(actions, final, resigned) for play_text: writes the game's record to a new file in
+    `folder` and returns its path (None where the game has no record format)."""
+    started = datetime.datetime.now()
+
+    def save(actions, final, resigned):
+        path = record_path(game, folder, started)
+        if path is None or not actions:
+            return None
+        if path.endswith('.kif'):
+            names = (said['you_name'], 'AlphaZero') if human_first else ('AlphaZero', said['you_name'])
+            write_kif(path, actions, game, names, resigned, started)
+        else:
+            write_transcripts(path, [[a for a in actions if a != game.PASS]], game)
+        return path
+    return save
 
 
 # ----- the window -----
@@ -226,7 +344,7 @@ def play_window(game, next_action, human_first, said=WORDS['en']):
             if stone_colors:
                 status = said['you_side'].format(side=colour(stone_colors[0 if human_first else 1], said)) + status
             if game.status:  # point-Othello: the scores and the values to place
-                status += '\n' + game.status(self.state, stone_colors)
+                status += '\n' + game.status(self.state, [colour(c, said) for c in stone_colors], said['lang'])
             self.canvas.create_text(columns * SQUARE_SIZE // 2, rows * SQUARE_SIZE + status_height // 2, text=status)
 
     open_window(GameUI)
@@ -387,6 +505,9 @@ def parse_args(argv=None):
     parser.add_argument('--model', type=file_path, help="a model file, .h5 or .onnx (default: the game's best.h5, on onnxruntime when its export is current)")
     parser.add_argument('--lang', choices=LANGUAGES, help='the language of the window and the terminal (default: Japanese '
                                                           'when the locale is Japanese, else English)')
+    parser.add_argument('--save-to', metavar='FOLDER', default=RECORDS,
+                        help='the folder where --text saves each game: full shogi as KIF, games of squares as a '
+                             'transcript (f5d6c3...); "" saves nothing (default: %(default)s)')
     add_settings_flags(parser, SearchSettings, sims=None)
     add_settai_flag(parser)
     args = parser.parse_args(argv)
@@ -396,19 +517,22 @@ def parse_args(argv=None):
 def main():
     args = parse_args()
     game = load_game(args.game)
+    lang = language(args.lang)
+    said = words(lang)
     if not args.text and not game.has_window:
-        raise UserError(f'{game.NAME} has no window here: play it with --text, or in a shogi GUI through '
-                        'usi_engine.py (docs/shogi.md)')
-    said = words(language(args.lang))
-    model = load_playing_model(game, args.model, args.sims, args.level, SearchSettings.sims)
-    print(f'AI: {model.description}, {model.sims} simulations per move at full strength ({model.why}); playing at '
-          f'{level_text(model.level, said)} of {len(model.levels)}', file=sys.stderr)
+        raise UserError(said['no_window'].format(game=game.NAME))
+    model = load_playing_model(game, args.model or playing_model_path(game, lang=lang), args.sims, args.level,
+                               SearchSettings.sims)
+    print(said['ai_is'].format(description=said_text(model.description, said), sims=model.sims,
+                               why=said_text(model.why, said), level=level_text(model.level, said),
+                               levels=len(model.levels)), file=sys.stderr)
     if args.settai:
         print(said['settai'], file=sys.stderr)
     next_action = ai_action(game, model.network, settings_of(SearchSettings, args, sims=model.sims), args.settai,
                             model.level if args.level else None)
     if args.text:
-        play_text(game, next_action, not args.second, said=said)
+        play_text(game, next_action, not args.second, said=said,
+                  save=record_saver(game, args.save_to, not args.second, said) if args.save_to else None)
     elif game.action_squares:
         play_piece_window(game, next_action, not args.second, said)
     else:

@@ -26,12 +26,13 @@ from alphazero.search.search import search_roots
 from alphazero.cli.run import ArgumentParser, run
 from alphazero.errors import UserError
 from alphazero.engines.protocol import protocol_streams, serve
-from alphazero.cli.flags import add_level_flag, add_settings_flags, settings_of
+from alphazero.cli.flags import add_level_flag, add_settai_flag, add_settings_flags, settings_of
 from alphazero.settings import SearchSettings
 from alphazero.game.registry import load_game
 from alphazero.play.levels import choose_level, load_playing_model
 from alphazero.limits import MAX_SIMS, check_search, file_path, largest_search
-from alphazero.play.players import policy_choice
+from alphazero.play.players import MctsPlayer, policy_choice
+from alphazero.play.settai import settai_for
 from alphazero.cli.words import WORDS, level_text
 
 # Parameters
@@ -53,14 +54,15 @@ def centipawns(value):
 
 class UsiSession:
     """One USI conversation: the position the GUI set, the options, and the answers to each command.
-    `think(state, sims, level, stop)` returns (principal line, value) for a position: a search of
+    `think(state, sims, level, stop, settai)` returns (principal line, value) for a position: a search of
     `sims` simulations (cut short once `stop` is set), or at a level without simulations the policy's
-    move. `levels`: those the GUI may choose (the Level option), `level` the one played. A search runs
+    move, or in settai mode (the Settai option, --settai) settai's move. `levels`: those the GUI may choose (the Level option), `level` the one played. A search runs
     while the GUI is still heard (protocol.serve): stop and quit end it at once, isready is answered
     during it."""
 
-    def __init__(self, game, think, sims, log=lambda text: None, levels=(), level=None):
+    def __init__(self, game, think, sims, log=lambda text: None, levels=(), level=None, settai=False):
         self.game = game
+        self.settai = settai         # 接待（接戦）モード: a close game, never throwing a won one
         self.think = think
         self.sims = sims
         self.log = log
@@ -107,7 +109,8 @@ class UsiSession:
     def usi(self, words):
         level = [f'option name Level type spin default {self.level.number} min 1 max {len(self.levels)}'] if self.levels else []
         return [f'id name {ENGINE_NAME}', f'id author {ENGINE_AUTHOR}',
-                f'option name Simulations type spin default {self.sims} min 1 max {MAX_SIMS}', *level, 'usiok']
+                f'option name Simulations type spin default {self.sims} min 1 max {MAX_SIMS}', *level,
+                f'option name Settai type check default {str(self.settai).lower()}', 'usiok']
 
     def setoption(self, words):
         # setoption name NAME [value VALUE]; GUIs also send USI_Hash and USI_Ponder, which need nothing
@@ -129,6 +132,11 @@ class UsiSession:
             self.level = choose_level(self.levels, int(value))
             self.sims = self.level.simulations or self.sims
             self.log(f'playing at {level_text(self.level, WORDS["en"])}')
+        elif name == 'Settai':
+            if value not in ('true', 'false'):
+                raise ValueError('Settai is true or false')
+            self.settai = value == 'true'
+            self.log(WORDS['en']['settai'] if self.settai else 'settai mode off')
         return []
 
     def position(self, words):
@@ -199,7 +207,7 @@ class UsiSession:
         if state.board.is_nyugyoku():  # a won king's entry (入玉宣言): declare it
             return [], 'bestmove win'
         started = time.perf_counter()
-        line, value = self.think(state, sims, self.level, self.stop)
+        line, value = self.think(state, sims, self.level, self.stop, self.settai)
         seconds = max(time.perf_counter() - started, 1e-3)
         if self.level is not None and not self.level.simulations:
             sims = 1  # the policy alone: one evaluation
@@ -234,14 +242,19 @@ def parse_args(argv=None):
                                                          'else the shipped one)')
     add_level_flag(parser)
     add_settings_flags(parser, SearchSettings, sims=None)
+    add_settai_flag(parser)
     return parser.parse_args(argv)
 
 
-def thinker(evaluator, search, rng):
-    """think(state, sims, level, stop) for UsiSession: the principal line and value of a search of
-    `sims` simulations as `search` (SearchSettings) says, cut short when the event `stop` is set, or
-    at a policy level the policy's move and the network's value."""
-    def think(state, sims, level, stop=None):
+def thinker(evaluator, search, rng, game):
+    """think(state, sims, level, stop, settai) for UsiSession: the principal line and value of a search
+    of `sims` simulations as `search` (SearchSettings) says, cut short when the event `stop` is set;
+    at a policy level the policy's move and the network's value; in settai mode the move of
+    settai_choice (alphazero/play/settai.py) and the network's value."""
+    def think(state, sims, level, stop=None, settai=False):
+        if settai:
+            player = MctsPlayer(evaluator, search.with_sims(max(1, sims)), 0.0, rng, settai=settai_for(game), stop=stop)
+            return [player.choose([state])[0][0]], float(evaluator([state])[1][0])
         if level is not None and not level.simulations:
             policies, values = evaluator([state])
             return [policy_choice(state, policies[0], level.temperature, rng)], float(values[0])
@@ -262,11 +275,11 @@ def main():
     game = load_game(args.game)
     model = load_playing_model(game, args.model, args.sims, args.level, SearchSettings.sims)
     search = settings_of(SearchSettings, args, sims=model.sims)
-    think = thinker(Evaluator(model.network, search.cache), search, np.random.default_rng())
+    think = thinker(Evaluator(model.network, search.cache), search, np.random.default_rng(), game)
     print(f'{ENGINE_NAME}: {game.NAME}, {model.description}, {model.sims} simulations per move at full strength '
           f'({model.why}); playing at {level_text(model.level, WORDS["en"])}', file=sys.stderr)
     session = UsiSession(game, think, model.level.simulations or model.sims,
-                         lambda text: print(text, file=sys.stderr, flush=True), model.levels, model.level)
+                         lambda text: print(text, file=sys.stderr, flush=True), model.levels, model.level, args.settai)
     serve(lines, answers, lambda line: ''.join(answer + '\n' for answer in session.execute(line)),
           lambda: session.finished, session.interrupt, session.at_once)
 

@@ -1,6 +1,6 @@
 """The tables of measured figures in the pages, made from the files that hold them: the shipped
-models in README.md, README.ja.md and docs/strength.md, their levels of play in docs/strength.md
-(pretrained/*/model.json), settai mode in docs/lab/settai.md (docs/settai/*.json), full shogi's comparison of networks
+models in README.md, README.ja.md and docs/strength.md, their levels of play in docs/strength.md and
+in Japanese in docs/ja/playing.md (pretrained/*/model.json), settai mode in docs/lab/settai.md (docs/settai/*.json), full shogi's comparison of networks
 in docs/shogi.md, the recipes in docs/lab/recipes-at-equal-time.md (docs/recipes/*.json), a GPU against the CPUs in
 docs/scaling.md (docs/scaling/gpu.json), the speed of each game's rules in docs/speed.md
 (docs/speed/games.json). Run
@@ -122,21 +122,33 @@ LEVELS_BEGIN = '<!-- the table below is made by docs/make_tables.py from the lev
 
 
 def levels_table(page):
+    """The ladder of every shipped model; on a Japanese page (docs/ja/) in Japanese, as the players say it."""
     sys.path.insert(0, ROOT)
     from alphazero.play.levels import Level
-    from alphazero.cli.words import setting_text, words
-    rows = ['| game | level | plays with | Elo (random player 0) | nearest measured opponent (the difference; 90% of resampled fits) | opponents on the ladder |',
-            '|---|---|---|---|---|---|']
+    from alphazero.cli.words import said_text, setting_text, words
+    japanese = page.startswith(os.path.join('docs', 'ja'))
+    said = words('ja' if japanese else 'en')
+    if japanese:
+        rows = ['| ゲーム | レベル | 指し方 | Elo（ランダムが 0） | 最も近い計測済みの相手（Elo の差、リサンプルした当てはめの 90% の範囲） | 計測に使った相手 |',
+                '|---|---|---|---|---|---|']
+    else:
+        rows = ['| game | level | plays with | Elo (random player 0) | nearest measured opponent (the difference; 90% of resampled fits) | opponents on the ladder |',
+                '|---|---|---|---|---|---|']
     for name, model in shipped().items():
         ladder = model.get('levels')
         if not ladder:
             continue
-        opponents = ', '.join(f'{opponent} {elo}' for opponent, elo in ladder['opponents'].items())
+        opponents = '、'.join(f'{said_text(o, said)} {elo}' for o, elo in ladder['opponents'].items()) if japanese else \
+            ', '.join(f'{opponent} {elo}' for opponent, elo in ladder['opponents'].items())
         for entry in ladder['levels']:
             level = Level(**entry)
-            near = f'{level.near} ({level.near_difference:+d}; 90%: {level.near_low:+d} to {level.near_high:+d})'
-            rows.append(f'| {name} | {level.number} | {setting_text(level, words())} | {level.elo} | {near} | '
-                        f'{opponents if level.number == 1 else ""} |')
+            if japanese:
+                near = (f'{said_text(level.near, said)}（{level.near_difference:+d}、90%: {level.near_low:+d} ～ '
+                        f'{level.near_high:+d}）')
+            else:
+                near = f'{level.near} ({level.near_difference:+d}; 90%: {level.near_low:+d} to {level.near_high:+d})'
+            rows.append(f'| {JAPANESE_NAMES[name] if japanese else name} | {level.number} | {setting_text(level, said)} | '
+                        f'{level.elo} | {near} | {opponents if level.number == 1 else ""} |')
     return '\n'.join(rows)
 
 
@@ -222,6 +234,7 @@ def games_speed_table(page):
 
 PAGES = {'README.md': [(BEGIN, table)], 'README.ja.md': [(BEGIN, table)],
          os.path.join('docs', 'strength.md'): [(BEGIN, table), (LEVELS_BEGIN, levels_table)],
+         os.path.join('docs', 'ja', 'playing.md'): [(LEVELS_BEGIN, levels_table)],
          os.path.join('docs', 'lab', 'settai.md'): [(SETTAI_BEGIN, settai_table)],
          os.path.join('docs', 'shogi.md'): [(SHOGI_BEGIN, shogi_table)],
          os.path.join('docs', 'lab', 'recipes-at-equal-time.md'): [(RECIPES_BEGIN, recipes_table)],

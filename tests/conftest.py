@@ -3,6 +3,7 @@ there) with tiny real networks (1 residual block, 8 filters)."""
 import hashlib
 import os
 import random
+import shutil
 import subprocess
 import sys
 
@@ -21,6 +22,14 @@ def need(available, what, how):
         if os.environ.get('CI'):
             pytest.fail(f'{what} is missing: .ci/run should have installed it')
         pytest.skip(f'{what} is missing ({how})')
+
+
+def run_node(*args, timeout=300):
+    """Run a script of web/test with Node.js and the npm packages (onnxruntime-web, tsshogi)."""
+    node = shutil.which('node')
+    need(node and os.path.isdir(os.path.join(REPO, 'node_modules', 'tsshogi')), 'node with the npm packages',
+         'bash setup.sh installs the npm packages')
+    return subprocess.run([node, *args], cwd=REPO, capture_output=True, text=True, timeout=timeout)
 
 
 @pytest.fixture
@@ -77,11 +86,12 @@ def stop_play_games(module, monkeypatch, stop_after, played):
     monkeypatch.setattr(module, 'play_games', play_games)
 
 
-def run_script(name, *args, cwd, timeout=600, env=None):
-    """Run a stage script of the repository as a user would, in `cwd`, with no input (and `env`, when
-    given, added to the environment)."""
-    return subprocess.run([sys.executable, os.path.join(REPO, name), *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=timeout, stdin=subprocess.DEVNULL, env={**os.environ, **(env or {})})
+def run_script(name, *args, cwd, timeout=600, env=None, input=None):
+    """Run a stage script of the repository as a user would, in `cwd`, with `input` typed (else no
+    input), and `env`, when given, added to the environment."""
+    return subprocess.run([sys.executable, os.path.join(REPO, name), *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, input=input, stdin=None if input is not None else subprocess.DEVNULL,
+                          env={**os.environ, **(env or {})})
 
 
 def state_from(mine, theirs):

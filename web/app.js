@@ -117,6 +117,8 @@ function applyLanguage(keepLevel = true) {
   const standard = config.games[current].level;
   $('level').replaceChildren(...levelsOf().map((level) => new Option(text.levelOption(level, config.near), level.number,
     false, chosen ? String(level.number) === chosen : level.number === standard)));
+  $('level').title = text.levelTitle;
+  $('settai').parentElement.title = text.settaiTitle;
   renderRating();
 }
 

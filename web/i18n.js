@@ -3,8 +3,6 @@
 
 export const LANGUAGES = { en: 'English', ja: '日本語' };
 
-const signed = (n) => (n > 0 ? `+${n}` : String(n));
-
 // The opponents of the measured ladders (alphazero/engines/players.py's opponent_name) in Japanese
 function opponentJa(name) {
   const fixed = { 'random player': 'ランダム', 'alpha-beta (perfect)': 'αβ探索（完全読み）',
@@ -39,8 +37,12 @@ const TEXT = {
     levelOption: (level, near) => `Level ${level.number} – ${level.simulations ? `${level.simulations} simulations`
       : level.temperature ? 'policy, sampled' : 'policy'}${level.elo === null ? ' (not measured)'
       : ` (Elo ${level.elo}, ${Math.abs(level.near_difference) <= near ? `about ${level.near}`
-        : `${level.near} ${signed(level.near_difference)}`})`}`,
-    settai: 'Settai mode: the AI aims for a close game', adaptive: 'Adapt the level to me', resetRating: 'Reset',
+        : `${Math.abs(level.near_difference)} ${level.near_difference > 0 ? 'above' : 'below'} ${level.near}`})`}`,
+    levelTitle: 'Elo measured in games against the random player (Elo 0), the other levels and established programs; '
+      + 'it is not a human rating.',
+    settaiTitle: 'The AI steers towards a close game but never gives away a game it is winning (in Othello it also aims '
+      + 'for a narrow final margin).',
+    settai: 'Settai (close-game) mode: the AI aims for a close game', adaptive: 'Adapt the level to me', resetRating: 'Reset',
     rating: (rating, games) => `Your rating: ${rating} (${games} games)`, notMeasured: 'Levels not measured for this model',
     sides: { black: 'black', white: 'white', red: 'red', yellow: 'yellow', o: 'o', x: 'x', '▲': '▲', '▽': '▽' },
     failed: (m) => `The model failed: ${m}`, cannotUse: (game, m) => `Cannot use the model for ${game}: ${m}`,
@@ -66,11 +68,14 @@ const TEXT = {
     estimate: (you, ai) => `AI の見込み: あなた ${you}% – AI ${ai}%`,
     points: (n) => ` ${n} 点`, toPlace: (next, later) => `いま置く値: ${next}、このあと: ${later || 'なし'}`,
     inHand: (side) => `${side}の持ち駒: `, legalMove: '打てる', empty: '空き',
-    levelOption: (level, near) => `レベル ${level.number} – ${level.simulations ? `探索 ${level.simulations} 回`
-      : level.temperature ? '方策のみ・確率的' : '方策のみ'}${level.elo === null ? '（未測定）'
+    levelOption: (level, near) => `レベル ${level.number} – ${level.simulations ? `シミュレーション回数 ${level.simulations}`
+      : level.temperature ? 'ポリシー出力のみ・確率的' : 'ポリシー出力のみ'}${level.elo === null ? '（未測定）'
       : `（Elo ${level.elo}、${Math.abs(level.near_difference) <= near ? `${opponentJa(level.near)} くらい`
-        : `${opponentJa(level.near)} ${signed(level.near_difference)}`}）`}`,
-    settai: '接待モード: AI が接戦をめざします', adaptive: '強さを自動で合わせる', resetRating: 'リセット',
+        : `${opponentJa(level.near)} より ${Math.abs(level.near_difference)} ${level.near_difference > 0 ? '高い' : '低い'}`}）`}`,
+    levelTitle: 'Elo はランダムなプレイヤーを 0 として、ほかのレベルや既存のプログラムとの対戦から測った値です。'
+      + '人間のレーティングや段級位（将棋倶楽部24、将棋ウォーズなど）とは別の尺度です。',
+    settaiTitle: 'AI は接戦になるように指しますが、勝っている対局をわざと負けることはしません（オセロでは最終の石差も小さくなるようにします）。',
+    settai: '接待（接戦）モード: AI が接戦をめざします', adaptive: '強さを自動で合わせる', resetRating: 'リセット',
     rating: (rating, games) => `あなたのレーティング: ${rating}（${games} 局）`, notMeasured: 'このモデルのレベルは未測定です',
     sides: { black: '黒', white: '白', red: '赤', yellow: '黄', o: 'o', x: 'x', '▲': '▲', '▽': '▽' },
     failed: (m) => `モデルの実行に失敗しました: ${m}`, cannotUse: (game, m) => `${game} にこのモデルは使えません: ${m}`,

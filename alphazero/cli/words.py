@@ -1,6 +1,7 @@
 """What the players (human_play.py's window and terminal) say, in English and Japanese: --lang en|ja,
 else Japanese when the locale is Japanese (LC_ALL, LC_MESSAGES or LANG starting with ja)."""
 import os
+import re
 
 from alphazero.play.levels import NEAR
 
@@ -12,25 +13,39 @@ WORDS = {
         'lang': 'en', 'win': 'You win', 'draw': 'Draw', 'lose': 'You lose', 'again': ' - click for a new game',
         'pass': 'you have no move and pass', 'your_move': 'your move', 'thinking': 'AI is thinking...',
         'you_side': 'you: {side} - ', 'pick': 'your move: pick a piece, then its square',
-        'ask': 'your move {offered}: ', 'illegal': '{answer!r} is not a legal move; type one of {offered}',
-        'you_play': 'You play {side}. {help}', 'you_are': 'You are {mark}. Type the number shown {where}.',
-        'under_column': 'under a column', 'on_square': 'on a square', 'ai_plays': 'AI plays {move}', 'bye': 'bye',
-        'settai': 'settai mode: the AI aims for a close game',
+        'ask': 'your move ({offered}): ', 'illegal': '{answer!r} is not a legal move here ({offered})',
+        'example': 'for example {move}', 'you_play': 'You play {side}. {help}',
+        'you_are': 'You are {mark}. {where}', 'colour_of': ' ({colour})',
+        'by_square': 'Type a square by its column and row (f5); * marks the legal ones.',
+        'by_column': "Type a column's letter (d).", 'resign_undo': 'Type resign to give up, undo to take back your last move.',
+        'undone': 'taken back', 'nothing_to_undo': 'there is no move of yours to take back', 'ai_plays': 'AI plays {move}',
+        'bye': 'bye', 'saved': 'record saved: {path}', 'you_name': 'you',
+        'no_window': '{game} has no window here: play it with --text, or in a shogi GUI through usi_engine.py (docs/shogi.md)',
+        'ai_is': 'AI: {description}, {sims} simulations a move at full strength ({why}); playing at {level} of {levels}',
+        'settai': 'settai (close-game) mode: the AI aims for a close game without giving away a won one',
         'level': 'level {number}', 'policy': 'policy alone', 'sampled': 'policy alone, sampled',
         'simulations': '{count} simulations', 'elo': 'Elo {elo:.0f}', 'not_measured': 'not measured',
-        'about': 'about {name}', 'colours': {},
+        'about': 'about {name}', 'off': '{name} {difference:+.0f}', 'parts': '{level} ({parts})', 'comma': ', ',
+        'colours': {},
     },
     'ja': {
         'lang': 'ja', 'win': 'あなたの勝ち', 'draw': '引き分け', 'lose': 'あなたの負け', 'again': '（クリックで次の対局）',
         'pass': '打てる所がないのでパスします', 'your_move': 'あなたの番です', 'thinking': 'AI が考えています…',
         'you_side': 'あなた: {side}　', 'pick': 'あなたの番です: 駒を選んでから行き先のマスを選んでください',
-        'ask': 'あなたの手 {offered}: ', 'illegal': '{answer!r} は指せません。{offered} のどれかを入力してください',
-        'you_play': 'あなたは {side} です。{help}', 'you_are': 'あなたは {mark} です。{where}表示された番号を入力してください。',
-        'under_column': '列の下に', 'on_square': 'マスに', 'ai_plays': 'AI の手: {move}', 'bye': '終了します',
-        'settai': '接待モード: AI は接戦になるように打ちます',
-        'level': 'レベル {number}', 'policy': '方策のみ', 'sampled': '方策のみ・確率的',
-        'simulations': '探索 {count} 回', 'elo': 'Elo {elo:.0f}', 'not_measured': '未測定',
-        'about': '{name} くらい', 'colours': {'black': '黒', 'white': '白', 'red': '赤', 'yellow': '黄'},
+        'ask': 'あなたの手（{offered}）: ', 'illegal': '{answer!r} は指せません（{offered}）',
+        'example': '例: {move}', 'you_play': 'あなたは {side} です。{help}',
+        'you_are': 'あなたは {mark}です。{where}', 'colour_of': '（{colour}）',
+        'by_square': 'マスを列の文字と行の数字で入力してください（f5）。＊ が打てるマスです。',
+        'by_column': '列の文字を入力してください（d）。', 'resign_undo': '投了 で投了、待った で直前の自分の手を戻します。',
+        'undone': '待った: 手を戻しました', 'nothing_to_undo': '戻せる手がありません', 'ai_plays': 'AI の手: {move}',
+        'bye': '終了します', 'saved': '棋譜を保存しました: {path}', 'you_name': 'あなた',
+        'no_window': '{game} はウィンドウでは遊べません。--text で端末で遊ぶか、usi_engine.py で将棋 GUI から遊んでください（docs/ja/shogi.md）',
+        'ai_is': 'AI: {description}。最大の強さで 1 手 {sims} シミュレーション（{why}）。{levels} 段階の{level}で対局します',
+        'settai': '接待（接戦）モード: AI は勝ちを手放さずに接戦をめざします',
+        'level': 'レベル {number}', 'policy': 'ポリシー出力のみ', 'sampled': 'ポリシー出力のみ・確率的',
+        'simulations': 'シミュレーション回数 {count}', 'elo': 'Elo {elo:.0f}', 'not_measured': '未測定',
+        'about': '{name} くらい', 'off': '{name} より {gap:.0f} {higher_lower}', 'parts': '{level}（{parts}）',
+        'comma': '、', 'higher': '高い', 'lower': '低い', 'colours': {'black': '黒', 'white': '白', 'red': '赤', 'yellow': '黄'},
     },
 }
 
@@ -60,6 +75,29 @@ def colour(name, said):
     return said['colours'].get(name, name)
 
 
+# What the players print about the model and its opponents, said in Japanese: (pattern, replacement)
+JAPANESE = ((r'^(.*) converted to ONNX, on onnxruntime$', r'\1（ONNX に変換して onnxruntime で）'),
+            (r'^(.*) on onnxruntime$', r'\1（onnxruntime で）'), (r'^(.*) on Keras$', r'\1（Keras で）'),
+            (r'^as asked$', '指定どおり'), (r'^as recorded in (.*)$', r'\1 の記録どおり'),
+            (r'^the default; the model records none$', '既定値。モデルに記録がありません'),
+            (r'^random player$', 'ランダム'), (r'^alpha-beta \(perfect\)$', 'αβ探索（完全読み）'),
+            (r'^Monte Carlo tree search$', 'モンテカルロ木探索'), (r'^greedy player$', '貪欲法'),
+            (r'^alpha-beta depth (\d+)$', r'αβ探索 深さ \1'), (r'^GRhino level (\d+)$', r'GRhino レベル \1'),
+            (r'^Fairy-Stockfish skill (-?\d+) depth (\d+)$', r'Fairy-Stockfish スキル \1 深さ \2'),
+            (r'^Fairy-Stockfish depth (\d+)$', r'Fairy-Stockfish 深さ \1'))
+
+
+def said_text(text, said):
+    """A line of the model's or an opponent's description in the language of `said` (the page's
+    web/i18n.js names the opponents the same way)."""
+    if said['lang'] != 'ja':
+        return text
+    for pattern, replacement in JAPANESE:
+        if re.match(pattern, text):
+            return re.sub(pattern, replacement, text)
+    return text
+
+
 def setting_text(level, said):
     """How a level plays: '25 simulations', 'policy alone', 'policy alone, sampled'."""
     if level.simulations:
@@ -75,5 +113,8 @@ def level_text(level, said):
     else:
         parts.append(said['elo'].format(elo=level.elo))
         difference = level.near_difference
-        parts.append(said['about'].format(name=level.near) if abs(difference) <= NEAR else f'{level.near} {difference:+.0f}')
-    return f'{said["level"].format(number=level.number)} ({", ".join(parts)})'
+        near = said_text(level.near, said)
+        off = said['off'].format(name=near, difference=difference, gap=abs(difference),
+                                 higher_lower=said.get('higher' if difference > 0 else 'lower', ''))
+        parts.append(said['about'].format(name=near) if abs(difference) <= NEAR else off)
+    return said['parts'].format(level=said['level'].format(number=level.number), parts=said['comma'].join(parts))

@@ -70,7 +70,8 @@ class Game:
     # With score: about the largest margin of a game, which scales the target of the network's
     # optional margin head (dual_network.py --margin-head) into -1..1
     MARGIN_SCALE: Optional[float] = None
-    # status(state, names) -> a line under the board (point-Othello: the scores and values to come)
+    # status(state, names, lang) -> a line under the board, in English or Japanese (point-Othello: the
+    # scores and the values to come); names: the players' marks or colours
     status: Optional[Callable] = None
     # stone_label(state, square) -> text written on a stone, or '' (point-Othello: its value)
     stone_label: Optional[Callable] = None
@@ -81,6 +82,11 @@ class Game:
     # With named moves: how to type one (a sentence for the player) and what each side plays
     # (shogi: the capitals, moving up the board). Either may instead be a dict of one per language,
     # {'en': ..., 'ja': ...}, for the players' --lang (alphazero/words.py)
+    # japanese_name(state, action) -> a move as Japanese records write it (shogi: KI2's ▲７六歩,
+    # △同　銀), which the players show in Japanese; conclusion(state, resigned, lang) -> the end of
+    # a game (or its interruption) as a record says it, 'まで95手で先手の勝ち（詰み）'
+    japanese_name: Optional[Callable] = None
+    conclusion: Optional[Callable] = None
     MOVE_HELP: Optional[str | dict] = None
     SIDE_NAMES: Optional[tuple | dict] = None
     # action_squares(state, action) -> (from square or None, to square, piece dropped or None), and

@@ -34,11 +34,13 @@ def pretrained_path(game, name):
     return os.path.join(PRETRAINED_DIR, game.NAME, name)
 
 
-def playing_model_path(game, name='best.h5'):
-    """The model to play with: the game's own trained one, else the shipped one (said in one line)."""
+def playing_model_path(game, name='best.h5', lang='en'):
+    """The model to play with: the game's own trained one, else the shipped one (said in one line,
+    in English or, with lang 'ja', in Japanese)."""
     own, shipped = model_path(game, name), pretrained_path(game, name)
     if not os.path.exists(own) and os.path.exists(shipped):
         shown = os.path.relpath(shipped) if not os.path.relpath(shipped).startswith('..') else shipped
-        print(f'no model of your own at {own}: playing the shipped {shown}', file=sys.stderr)
+        print(f'自分のモデル {own} がないので、同梱の {shown} で対局します' if lang == 'ja' else
+              f'no model of your own at {own}: playing the shipped {shown}', file=sys.stderr)
         return shipped
     return own

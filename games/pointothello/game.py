@@ -143,14 +143,18 @@ class State:
 
 # The line under the board: both scores and the values to place (human_play.py); `names` of the
 # first and the second player
-def status(state, names=('o', 'x')):
+def status(state, names=('o', 'x'), lang='en'):
     own, other = state.scores()
     first, second = (own, other) if state.is_first_player() else (other, own)
-    text = f'score: {names[0]} {first}, {names[1]} {second}'
+    japanese = lang == 'ja'
+    text = f'得点: {names[0]} {first}、{names[1]} {second}' if japanese else f'score: {names[0]} {first}, {names[1]} {second}'
     if not state.visible_values():
         return text
     now, *coming = state.visible_values()
-    return text + f'; to place now: {now:+}' + (f', then {" ".join(f"{v:+}" for v in coming)}' if coming else '')
+    then = ' '.join(f'{v:+}' for v in coming)
+    if japanese:
+        return text + f'。今置く石の値: {now:+}' + (f'、その後: {then}' if coming else '')
+    return text + f'; to place now: {now:+}' + (f', then {then}' if coming else '')
 
 
 # What a player cannot see replaced by a fresh draw among the sequences it could be (same sum)

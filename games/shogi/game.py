@@ -234,8 +234,9 @@ MOVE_HELP = {
     'en': ("The board shows the first player's pieces in capitals, the second player's in small letters. Type a "
            'move as its square and the square it goes to (b3b2), or a drop as the piece, * and the square (C*a2); '
            'C chick, E elephant, G giraffe, L lion.'),
-    'ja': ('盤の大文字が先手の駒、小文字が後手の駒です。指し手は動かす駒のマスと行き先のマス (b3b2)、持ち駒を打つ手は'
-           '駒の文字、*、マス (C*a2) で入力してください。C ひよこ、E ぞう、G きりん、L ライオン。'),
+    'ja': ('盤の大文字が先手の駒、小文字が後手の駒です。指し手は棋譜の書き方 (２二ひよこ、１二キリン打)、または動かす駒の'
+           'マスと行き先のマス (b3b2)、持ち駒を打つ手は駒の文字、*、マス (C*a2) で入力してください。'
+           'C ひよこ、E ぞう、G キリン、L ライオン。筋は左から３・２・１、段は上から一～四です。'),
 }
 SIDE_NAMES = {'en': ('the light pieces, moving up the board', 'the dark pieces, moving down the board'),
               'ja': ('先手（明るい駒、盤の上へ進む）', '後手（暗い駒、盤の下へ進む）')}
@@ -259,10 +260,61 @@ def action_squares(state, action):
     return turn(source_of(destination, direction)), turn(destination), 0
 
 
-# The action a name stands for in this state (any case), or None
+# A move as Japanese records write it, in KI2's way: the side (▲ first, △ second), the square
+# (files 3-1 from the left, ranks 一-四 from the top, as the first player sees the board), the piece,
+# 打 for a drop, and the square it left in KIF's way, (32), where two pieces of a kind could go there
+RANKS = '一二三四'
+
+
+def japanese_name(state, action):
+    source, destination, dropped = action_squares(state, action)
+    piece = dropped or abs(state.cells()[source])
+    name = ('▲' if state.is_first_player() else '△') + japanese_square(destination) + PIECE_NAMES[piece]['ja']
+    if dropped:
+        return name + '打'
+    rivals = [a for a in state.legal_actions() if a != action and action_squares(state, a)[1] == destination
+              and action_squares(state, a)[0] is not None and abs(state.cells()[action_squares(state, a)[0]]) == piece]
+    return name + (f'({COLUMNS - source % COLUMNS}{source // COLUMNS + 1})' if rivals else '')
+
+
+def japanese_square(square):
+    return '０１２３'[COLUMNS - square % COLUMNS] + RANKS[square // COLUMNS]
+
+
+# How a game ended, as a record says it: 'まで31手で先手の勝ち' (the lion was taken, or the loser had
+# no move) or 'まで300手で引き分け'; in English 'the first player wins after 31 moves'
+def conclusion(state, resigned=False, lang='ja'):
+    plies = state.depth
+    if not state.is_done() and not resigned:
+        return f'まで{plies}手で中断' if lang == 'ja' else f'stopped after {plies} moves'
+    if state.is_draw():
+        return f'まで{plies}手で引き分け' if lang == 'ja' else f'drawn after {plies} moves (the {DRAW_PLIES}-move limit)'
+    first_won = not state.is_first_player()  # the side to move has lost (or resigned)
+    if lang == 'ja':
+        return f'まで{plies}手で{"先手" if first_won else "後手"}の勝ち' + ('（投了）' if resigned else '')
+    return f'the {"first" if first_won else "second"} player wins after {plies} moves' + (' (resignation)' if resigned else '')
+
+
+# The action a name stands for in this state (any case), or None: b3b2 or C*a2, or the Japanese
+# name (２二ひよこ, ▲２二ひよこ, 22ひよこ, ２二ひよこ打; ひよこ also ヒヨコ, キリン also きりん)
 def parse_action(state, text):
     names = {action_name(state, action).lower(): action for action in state.legal_actions()}
-    return names.get(text.strip().lower())
+    typed = comparable(text)
+    japanese = {comparable(japanese_name(state, action)): action for action in state.legal_actions()}
+    found = names.get(text.strip().lower(), japanese.get(typed, japanese.get(typed + '打')))
+    if found is None:  # the source square left out of a move that names it
+        found = [a for name, a in japanese.items() if name.split('(')[0] == typed]
+        found = found[0] if len(found) == 1 else None
+    return found
+
+
+def comparable(text):
+    """Japanese text made comparable: no side marks or spaces, ASCII digits, kanji ranks as digits,
+    katakana piece names as hiragana."""
+    table = {**{c: str(i) for i, c in enumerate('０１２３４５６７８９')}, **{c: str(i + 1) for i, c in enumerate(RANKS)},
+             '▲': None, '△': None, '☗': None, '☖': None, ' ': None, '\u3000': None}
+    text = text.strip().translate(str.maketrans(table))
+    return ''.join(chr(ord(c) - 0x60) if 'ァ' <= c <= 'ヶ' else c for c in text)
 
 
 # Symmetry: the left-right mirror, as (square permutation, action permutation)

@@ -29,6 +29,7 @@ except ImportError:  # the optional extra is missing: say how to install it, in 
                     'install it with `WITH_SHOGI=1 bash setup.sh` (or `pip install cshogi`)') from None
 
 from alphazero.play.opponents import random_action
+from alphazero.records.shogi import conclusion  # noqa: F401 (the end of a game as a record says it)
 
 # The network's view of the game
 NAME = 'shogi9'
@@ -291,6 +292,11 @@ def action_name(state, action):
     return cshogi.move_to_usi(state.moves()[action])
 
 
+# A move as KI2 writes it (▲７六歩, △同　銀, ▲５八金右): what the players show in Japanese
+def japanese_name(state, action):
+    return move_to_ki2(state.moves()[action], state.board)
+
+
 # Japanese notation (KI2: ▲７六歩, △同　銀, ５八金右, ２二角成) made comparable: no side marks or
 # spaces, digits and kanji numerals as ASCII digits, one spelling per piece
 JAPANESE_SPELLINGS = str.maketrans({**{c: str(i) for i, c in enumerate('０１２３４５６７８９')},
@@ -314,7 +320,7 @@ def comparable(text):
     return text
 
 
-def japanese_names(state, action):
+def written_forms(state, action):
     """The ways a move may be written in Japanese, made comparable: as KI2 writes it, and with
     同 (the previous move's square) spelt out as the square."""
     name = comparable(move_to_ki2(state.moves()[action], state.board))
@@ -345,7 +351,7 @@ def kif_action(state, typed):
         action = state.action_of_usi(source + destination + ('+' if promotes else ''))
     except ValueError:
         return None
-    return action if piece and any(piece in name for name in japanese_names(state, action)) else None
+    return action if piece and any(piece in name for name in written_forms(state, action)) else None
 
 
 # The action a typed move stands for: USI notation (7g7f), Japanese (７六歩, 76歩, 同銀, ４四成銀 or ４四全)
@@ -358,11 +364,11 @@ def parse_action(state, text):
     typed = comparable(text)
     if KIF_SOURCE.match(typed):
         return kif_action(state, typed)
-    found = [a for a in state.legal_actions() if typed in japanese_names(state, a)]
+    found = [a for a in state.legal_actions() if typed in written_forms(state, a)]
     if not found:  # 打 (a drop) typed where KI2 leaves it out, or left out where KI2 needs it
         drops = [a for a in state.legal_actions() if '*' in cshogi.move_to_usi(state.moves()[a])]
-        found = [a for a in drops if typed.removesuffix('打') in japanese_names(state, a)
-                 or typed + '打' in japanese_names(state, a)]
+        found = [a for a in drops if typed.removesuffix('打') in written_forms(state, a)
+                 or typed + '打' in written_forms(state, a)]
     return found[0] if len(found) == 1 else None
 
 

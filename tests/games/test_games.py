@@ -1,8 +1,10 @@
 """The rules of Connect Four and Othello, checked against published perft counts and against a
 second, deliberately simple implementation (lists of squares, walking each direction)."""
 import random
+import re
 
 import numpy as np
+
 import pytest
 
 from alphazero.settings import SearchSettings
@@ -296,39 +298,54 @@ def test_value_targets_are_each_movers_result_even_from_a_random_opening(name):
 
 
 # ----- playing them -----
-@pytest.mark.parametrize('name', ['connect4', 'othello6', 'pointothello'])
+def offered(prompt):
+    """The moves a prompt offers: 'your move (d3 c4 f5 e6): ', or its example 'for example h8'."""
+    listed = re.search(r'[(（](?:for example |例: )?(.*)[)）]: $', prompt).group(1)
+    return listed.split()
+
+
+@pytest.mark.parametrize('name', ['connect4', 'othello6', 'pointothello', 'gomoku'])
 def test_a_human_plays_a_whole_text_game(name, capsys):
-    import re
     from alphazero.network.runtimes import KerasNetwork
     from conftest import tiny_model
+    from alphazero.game.notation import action_names
     from human_play import ai_action, board_text, play_text
     game = load_game(name)
     # The human types the last legal move offered, after one illegal answer
     answers = []
 
     def read(prompt):
-        legal = [int(a) for a in re.findall(r'\d+', prompt)]
-        answers.append(legal)
-        return 'x' if len(answers) == 1 else str(legal[-1])
+        answers.append(offered(prompt))
+        return 'x' if len(answers) == 1 else answers[-1][-1]
     ai = ai_action(game, KerasNetwork(tiny_model(0, rules=game)), SearchSettings(sims=4))
     ended = play_text(game, ai, name == 'connect4', read)
     assert ended.is_done() and len(answers) > 3
     out = capsys.readouterr().out
     assert out.strip().splitlines()[-1] in ('You win', 'You lose', 'Draw')
-    # The board labels exactly the legal moves with their numbers
     state = game.State()
-    board = board_text(state, game).splitlines()[:game.BOARD_SHAPE[0] + (name == 'connect4')]  # no status line
-    labels = {int(t) for t in re.findall(r'(?<![+-])\b\d+', '\n'.join(board))}  # not a stone's value
-    assert labels == set(state.legal_actions())
+    if name == 'gomoku':  # too many moves to list: an example
+        assert len(answers[0]) == 1 and f"'x' is not a legal move here (for example {answers[0][0]})" in out
+        return
+    # Columns a, b, ... above, rows 1, 2, ... beside; * marks exactly the legal squares
+    board = board_text(state, game).splitlines()
+    rows, columns = game.BOARD_SHAPE
+    assert board[0].split() == list('abcdefgh'[:columns])
+    marked = {f'{"abcdefgh"[x]}{y + 1}' for y, line in enumerate(board[1:rows + 1]) for x, cell in enumerate(line.split()[1:])
+              if cell == '*'}
     if name == 'pointothello':  # stones show their values; the scores and the values to place follow
-        assert 'o+0' in board_text(state, game) and board_text(state, game).splitlines()[-1].startswith('score: o 0, x 0; to place now:')
-    if name == 'connect4':  # stones and empty squares above, the legal columns numbered below
-        assert 'number shown under a column' in out
+        assert '●+0' in board_text(state, game) and board[-1].startswith('score: ● 0, ○ 0; to place now:')
+        marked = {f'{"abcdefgh"[x]}{y + 1}' for y, line in enumerate(board[1:rows + 1])
+                  for x, cell in enumerate(re.findall(r'\S+', line)[1:]) if cell == '*'}
+    if name == 'connect4':  # moves are columns: nothing marked, the letters above are the moves
+        assert 'Type a column\'s letter (d).' in out and marked == set()
         full = game.State()
         for _ in range(6):
             full = full.next(3)
-        rows = board_text(full, game).splitlines()
-        assert rows[:6] == ['. . . ' + mark + ' . . .' for mark in 'xoxoxo'] and rows[6] == '0 1 2   4 5 6'
+        assert [line.split()[1:] for line in board_text(full, game).splitlines()[1:7]] == \
+            [list('...' + mark + '...') for mark in '○●○●○●']
+        assert offered('your move (' + ' '.join(answers[0]) + '): ') == list('abcdefg')
+    else:
+        assert marked == {action_names(game)[a] for a in state.legal_actions()}
 
 
 def test_each_game_brings_its_training_defaults_and_flags_still_win():
@@ -371,7 +388,6 @@ def test_a_misspelt_setting_in_a_recipe_or_a_preset_is_an_error(tmp_path, monkey
 
 def test_the_text_player_speaks_japanese_and_plays_a_level(capsys):
     """--lang ja (or a Japanese locale): the terminal's words in Japanese; --level 1: the policy alone."""
-    import re
     from alphazero.network.runtimes import KerasNetwork
     from alphazero.play.levels import standard_levels
     from alphazero.cli.words import language, words
@@ -385,11 +401,11 @@ def test_the_text_player_speaks_japanese_and_plays_a_level(capsys):
 
     def read(prompt):
         answers.append(prompt)
-        return 'x' if len(answers) == 1 else re.findall(r'\d+', prompt)[-1]
+        return 'x' if len(answers) == 1 else offered(prompt)[-1]
     ai = ai_action(game, KerasNetwork(tiny_model(0, rules=game)), SearchSettings(sims=50), level=standard_levels(50)[0])
     ended = play_text(game, ai, True, read, said=words('ja'))
     out = capsys.readouterr().out
-    assert ended.is_done() and answers[0].startswith('あなたの手 ')
-    assert 'あなたは o です。列の下に表示された番号を入力してください。' in out
-    assert "'x' は指せません" in out and 'AI の手: ' in out
+    assert ended.is_done() and answers[0] == 'あなたの手（a b c d e f g）: '
+    assert 'あなたは ●（赤）です。列の文字を入力してください（d）。' in out and '投了 で投了、待った で' in out
+    assert "'x' は指せません" in out and 'AI の手: ' in out and 'ａｂｃｄｅｆｇ' in out
     assert out.strip().splitlines()[-1] in ('あなたの勝ち', 'あなたの負け', '引き分け')

@@ -239,21 +239,40 @@ def test_alpha_beta_takes_the_lion_when_it_can(depth):
 
 
 def test_a_human_plays_a_whole_text_game_by_move_names(capsys):
+    import re
     from alphazero.network.runtimes import KerasNetwork
     from conftest import tiny_model
     from human_play import ai_action, play_text
     asked = []
 
-    def read(prompt):  # one illegal answer, then the last move offered (drops come last)
-        offered = prompt[len('your move '):-2].split()
-        asked.append(offered)
-        return 'z9z9' if len(asked) == 1 else offered[-1].lower()
+    def read(prompt):  # one illegal answer, then the last move offered (or the example)
+        asked.append(re.search(r'\((?:for example )?(.*)\): $', prompt).group(1).split())
+        return 'z9z9' if len(asked) == 1 else asked[-1][-1].lower()
     ended = play_text(shogi, ai_action(shogi, KerasNetwork(tiny_model(0, rules=shogi)), SearchSettings(sims=4)), True, read)
     out = capsys.readouterr().out
     assert ended.is_done() and asked[0] == ['b3b2', 'a4a3', 'b4a3', 'b4c3']
-    assert "'z9z9' is not a legal move; type one of b3b2 a4a3 b4a3 b4c3" in out
-    assert out.strip().splitlines()[-1] in ('You win', 'You lose', 'Draw') and 'AI plays ' in out
+    assert "'z9z9' is not a legal move here (b3b2 a4a3 b4a3 b4c3)" in out
+    assert 'AI plays ' in out and re.search(r'the (first|second) player wins after \d+ moves|drawn after', out)
+    assert out.strip().splitlines()[-1] in ('You win', 'You lose', 'Draw')
     assert 'hand: ' in out and 'You play the light pieces, moving up the board' in out and 'first player\'s pieces in capitals' in out
+
+
+def test_moves_of_simple_shogi_in_japanese():
+    """KI2's way for the book's simple shogi: the side, the square (files 3-1, ranks 一-四), the piece,
+    打 for a drop; typed back in any of the ways players write them."""
+    state = shogi.State()
+    names = [shogi.japanese_name(state, a) for a in state.legal_actions()]
+    assert names == ['▲２二ひよこ', '▲３三キリン', '▲３三ライオン', '▲１三ライオン']
+    for typed in ('▲２二ひよこ', '２二ひよこ', '22ひよこ', '2二ヒヨコ', 'b3b2'):
+        assert shogi.parse_action(state, typed) == state.legal_actions()[0], typed
+    assert shogi.parse_action(state, '３三ライオン') == state.legal_actions()[2] and shogi.parse_action(state, '２一ひよこ') is None
+    took = state.next(state.legal_actions()[0])  # the chicks meet: ▲ takes △'s, and △'s lion takes back
+    took = took.next(shogi.parse_action(took, '△２二ライオン'))
+    drops = [a for a in took.legal_actions() if shogi.japanese_name(took, a).endswith('ひよこ打')]
+    assert len(drops) == 6  # ▲ holds a chick, and no chick of its own is on the board: 打 may be left out
+    for action in drops:
+        assert shogi.parse_action(took, shogi.japanese_name(took, action)) == action
+        assert shogi.parse_action(took, shogi.japanese_name(took, action)[1:-1]) == action
 
 
 def test_gtp_refuses_shogi_in_one_line(workdir):

@@ -3,6 +3,7 @@ plain Python implementation of the article's words, the 1496 move classes, the t
 records in and out, and USI engines as players."""
 import os
 import random
+import re
 import subprocess
 import sys
 
@@ -271,7 +272,7 @@ def test_usi_session_answers_and_survives_bad_commands(game, tiny_shogi_model):
     from alphazero.network.load import load_network
     from usi_engine import UsiSession, thinker
     network, _ = load_network(tiny_shogi_model, game)
-    think = thinker(Evaluator(network), SearchSettings(), np.random.default_rng(0))
+    think = thinker(Evaluator(network), SearchSettings(), np.random.default_rng(0), game)
     session = UsiSession(game, think, sims=8)
     assert session.execute('usi')[-1] == 'usiok' and session.execute('isready') == ['readyok']
     assert session.execute('setoption name USI_Hash value 256') == []
@@ -311,7 +312,7 @@ def test_usi_levels_and_search_options(game, tiny_shogi_model):
     from usi_engine import UsiSession, parse_args, thinker
     network, _ = load_network(tiny_shogi_model, game)
     levels = standard_levels(40)
-    session = UsiSession(game, thinker(Evaluator(network), SearchSettings(), np.random.default_rng(0)), 40,
+    session = UsiSession(game, thinker(Evaluator(network), SearchSettings(), np.random.default_rng(0), game), 40,
                          levels=levels, level=levels[3])
     assert 'option name Level type spin default 4 min 1 max 5' in session.execute('usi')
     assert session.execute('setoption name Level value 3') == [] and (session.level.number, session.sims) == (3, 10)
@@ -325,10 +326,18 @@ def test_usi_levels_and_search_options(game, tiny_shogi_model):
     for bad in ('setoption name Level value 6', 'setoption name Level value two', 'setoption name Level'):
         assert session.execute(bad)[0].startswith('info string setoption: Level is a whole number from 1 to 5')
     assert session.level.number == 2
-    gumbel = thinker(Evaluator(network), SearchSettings(gumbel=4), np.random.default_rng(0))
+    gumbel = thinker(Evaluator(network), SearchSettings(gumbel=4), np.random.default_rng(0), game)
     line, value = gumbel(game.State(), 8, None)
     assert line[0] in game.State().legal_actions() and -1 <= value <= 1
     assert parse_args(['--level', '1', '--gumbel', '4']).level == 1
+    # The Settai option (and --settai): 接待（接戦）モード, the move settai_choice makes of every move's search
+    assert 'option name Settai type check default false' in session.execute('usi')
+    assert session.execute('setoption name Settai value yes') == ['info string setoption: Settai is true or false']
+    assert session.execute('setoption name Settai value true') == [] and session.settai
+    session.execute('position startpos moves 7g7f 3c3d')
+    info, best = session.execute('go nodes 2')
+    assert best.split()[1] in [game.action_name(session.state, a) for a in session.state.legal_actions()]
+    assert parse_args(['--settai']).settai and 'default true' in UsiSession(game, None, 1, settai=True).execute('usi')[-2]
 
 
 def test_our_usi_engine_plays_fairy_stockfish(game, tiny_shogi_model, fairy_stockfish):
@@ -395,15 +404,38 @@ def test_a_human_plays_full_shogi_in_the_terminal_in_japanese(game, capsys):
                    SearchSettings(sims=2))
     typed = []
 
-    def read(prompt):  # a bad answer, then ７六歩 in Japanese, then the first legal move offered (USI)
-        typed.append(['９九王', '７六歩'][len(typed)] if len(typed) < 2 else prompt[len('あなたの手 '):-2].split()[0])
+    def read(prompt):  # a bad answer, ７六歩 in Japanese, 待った, ７六歩 again, then the prompt's example
+        script = ['９九王', '７六歩', '待った', '７六歩']
+        assert len(typed) < 600, typed[-3:]  # an answer refused again and again
+        typed.append(script[len(typed)] if len(typed) < len(script) else re.search(r'（(?:例: )?([^ ）]+)', prompt).group(1))
         return typed[-1]
-    ended = play_text(game, ai, True, read, said=words('ja'))
+    saved = []
+    ended = play_text(game, ai, True, read, said=words('ja'), save=lambda *record: saved.append(record))
     out = capsys.readouterr().out
-    assert ended.is_done() and len(typed) > 3
+    assert ended.is_done() and len(typed) > 5
     assert 'あなたは 先手（盤の上へ進む） です。指し手は日本語の棋譜' in out  # the game's own help, in Japanese
-    assert "'９九王' は指せません" in out and '先手の持駒' in out and '▲７六歩' in out
-    assert out.strip().splitlines()[-1] in ('あなたの勝ち', 'あなたの負け', '引き分け')
+    assert "'９九王' は指せません（例: ▲" in out and '先手の持駒' in out and '待った: 手を戻しました' in out
+    assert re.search(r'AI の手: △(同　)?[１-９][一-九]', out)  # the AI's moves in KI2
+    lines = out.strip().splitlines()
+    assert re.fullmatch(r'まで\d+手で(先手の勝ち|後手の勝ち|千日手|持将棋).*', lines[-2]) and lines[-1] in ('あなたの勝ち', 'あなたの負け', '引き分け')
+    actions, final, resigned = saved[0]
+    replayed = replay_states(game, actions)[-1].next(actions[-1])
+    assert final is ended and not resigned and replayed.usi_position() == ended.usi_position()  # 待った's move is gone
+
+
+def test_a_human_resigns_full_shogi_and_the_game_is_saved_as_kif(game, workdir, tiny_shogi_model):
+    """human_play.py --text in Japanese: 投了 ends the game as a record says it, and the game is saved
+    as KIF under records/played/."""
+    from conftest import run_script
+    result = run_script('human_play.py', '--text', '--game', 'shogi9', '--lang', 'ja', '--level', '1',
+                        '--model', tiny_shogi_model, cwd=str(workdir), timeout=300, input='７六歩\n投了\n')
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.strip().splitlines()
+    assert lines[-3:-1] == ['まで2手で後手の勝ち（投了）', 'あなたの負け'] and lines[-1].startswith('棋譜を保存しました: records/played/shogi9-')
+    kif = (workdir / lines[-1].split(': ')[1]).read_bytes().decode('cp932')
+    assert '   1 ７六歩(77)' in kif and kif.endswith('   3 投了\r\nまで2手で後手の勝ち\r\n')
+    assert re.fullmatch(r'AI: .*（onnxruntime で）。最大の強さで 1 手 \d+ シミュレーション（.*）。\d 段階のレベル 1（.*）で対局します',
+                        result.stderr.strip()), result.stderr
 
 
 def test_kif_records_in_shift_jis_and_utf8(game, tmp_path):
@@ -421,6 +453,60 @@ def test_kif_records_in_shift_jis_and_utf8(game, tmp_path):
         assert problems == [] and len(games) == 1 and games[0].result == -1
         assert [game.action_name(s, a) for s, a in zip(replay_states(game, games[0]), games[0])] == \
             ['7g7f', '3c3d', '8h2b+', '3a2b']
+
+
+def game_to_its_end(game, seed):
+    """A random game that mates where it can (cshogi's mate in one), so that it ends by checkmate."""
+    rng, state, actions = random.Random(seed), game.State(), []
+    while not state.is_done():
+        mate = state.board.mate_move_in_1ply()
+        action = state.action_of_move(mate) if mate else rng.choice(state.legal_actions())
+        actions.append(action)
+        state = state.next(action)
+    return actions
+
+
+def test_games_are_saved_as_kif_that_shogihome_and_our_reader_read(game, tmp_path):
+    """write_kif: games that ended by checkmate, fourfold repetition, resignation, or were left
+    unfinished, in Shift_JIS (.kif) and UTF-8 (.kifu), read back by our reader (the same moves and
+    result; an unfinished game is skipped, and said) and by tsshogi, the library ShogiHome reads
+    records with (the same moves, and the same ending)."""
+    import json
+    from alphazero.records.read import read_records
+    from alphazero.records.shogi import conclusion, write_kif
+    from conftest import run_node
+    shuffle = [game.State()]
+    for move in '5i5h 5a5b 5h5i 5b5a'.split() * 3:
+        shuffle.append(shuffle[-1].next(shuffle[-1].action_of_usi(move)))
+    games = {'mate': (game_to_its_end(game, 1), False, 'mate'),
+             'repetition': ([s.action_of_usi(m) for s, m in zip(shuffle, '5i5h 5a5b 5h5i 5b5a'.split() * 3)], False,
+                            'repetitionDraw'),
+             'resigned': (game_to_its_end(game, 2)[:9], True, 'resign'),
+             'unfinished': (game_to_its_end(game, 3)[:6], False, 'interrupt')}
+    paths = []
+    for name, (actions, resigned, _) in games.items():
+        for extension in ('.kif', '.kifu'):
+            path = str(tmp_path / (name + extension))
+            write_kif(path, actions, game, ('あなた', 'AlphaZero'), resigned)
+            paths.append(path)
+    raw = (tmp_path / 'resigned.kif').read_bytes()
+    assert raw.decode('cp932').endswith('投了\r\nまで9手で先手の勝ち\r\n') and '先手：あなた' in raw.decode('cp932')
+    final = replay_states(game, games['mate'][0])[-1].next(games['mate'][0][-1])
+    winner = '先手' if len(games['mate'][0]) % 2 else '後手'
+    assert conclusion(final) == f'まで{len(games["mate"][0])}手で{winner}の勝ち（詰み）'
+    read = run_node('web/test/read_kif.mjs', *paths)
+    assert read.returncode == 0, read.stderr
+    by_tsshogi = [json.loads(line) for line in read.stdout.splitlines()]
+    for (name, (actions, _, tsshogi_end)), pair in zip(games.items(), zip(by_tsshogi[::2], by_tsshogi[1::2])):
+        usi = [game.action_name(s, a) for s, a in zip(replay_states(game, actions), actions)]
+        assert all(record['moves'] == usi and record['end'] == tsshogi_end for record in pair), (name, pair)
+        for extension in ('.kif', '.kifu'):
+            ours, problems = read_records(str(tmp_path / (name + extension)), game)
+            if name == 'unfinished':
+                assert ours == [] and 'ends with %CHUDAN after 6 moves' in problems[0]
+            else:
+                assert problems == [] and list(ours[0]) == actions
+    assert read_records(str(tmp_path / 'resigned.kif'), game)[0][0].result == 1  # the second player resigned
 
 
 def replay_states(game, actions):

@@ -83,16 +83,16 @@ def test_out_of_range_flags_are_explained(workdir):
 
 def test_illegal_or_malformed_human_moves_are_asked_again(capsys):
     state = game.State().next(4)
-    answers = iter(['', 'four', '4', '9', '-1', '2.5', ' 0 '])
+    answers = iter(['', 'four', '4', 'j9', 'b2', ' A1 '])  # b2 is taken; squares by column and row
     assert ask_action(state, lambda prompt: next(answers)) == 0
-    assert capsys.readouterr().out.count('is not a legal move') == 6
+    assert capsys.readouterr().out.count('is not a legal move') == 5
     assert ask_action(state, lambda prompt: (_ for _ in ()).throw(EOFError)) is None
 
 
 def test_human_text_game_against_the_ai(tiny_best, capsys):
     from human_play import play_text
     from pv_mcts import pv_mcts_action
-    answers = iter(str(i) for i in [4, 0, 1, 2, 3, 5, 6, 7, 8] * 3)
+    answers = iter('b2 a1 b1 c1 a2 c2 a3 b3 c3'.split() * 3)
     ended = play_text(game, pv_mcts_action(tiny_best, 0.0, 10), True, lambda prompt: next(answers))
     assert ended.is_done()
     assert capsys.readouterr().out.strip().splitlines()[-1] in ('You win', 'You lose', 'Draw')

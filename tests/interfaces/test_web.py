@@ -13,16 +13,10 @@ from alphazero.game.registry import load_game
 from alphazero.game.notation import action_names
 from play_web import PAGE_GAMES as GAMES
 from alphazero.network.runtimes import KerasNetwork
-from conftest import REPO, need, random_endgame, tiny_exported_model, tiny_model
+from conftest import REPO, need, random_endgame, run_node, tiny_exported_model, tiny_model
 from pv_mcts import pv_mcts_visits
 
-NODE = shutil.which('node')
 CHROMIUM = os.environ.get('CHROMIUM', '/usr/bin/chromium')
-
-
-def run_node(*args, timeout=300):
-    need(NODE and os.path.isdir(os.path.join(REPO, 'node_modules', 'onnxruntime-web')), 'node with the npm packages', 'bash setup.sh installs the npm packages')
-    return subprocess.run([NODE, *args], cwd=REPO, capture_output=True, text=True, timeout=timeout)
 
 
 # ----- shared test vectors -----

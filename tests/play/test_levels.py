@@ -98,7 +98,7 @@ def test_the_levels_and_their_ladder_load_from_model_json(tmp_path):
     assert [level.elo for level in levels] == [300, 500, 700, 900, 1000]
     assert level_text(levels[1], words('en')) == 'level 2 (policy alone, Elo 500, about alpha-beta depth 1)'
     assert level_text(levels[3], words('en')) == 'level 4 (50 simulations, Elo 900, GRhino level 2 +140)'
-    assert level_text(levels[3], words('ja')) == 'レベル 4 (探索 50 回, Elo 900, GRhino level 2 +140)'
+    assert level_text(levels[3], words('ja')) == 'レベル 4（シミュレーション回数 50、Elo 900、GRhino レベル 2 より 140 高い）'
     assert choose_level(levels, 4).simulations == 50
     with pytest.raises(UserError, match='levels 1 to 5'):
         choose_level(levels, 6)

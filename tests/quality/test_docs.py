@@ -107,3 +107,55 @@ def test_the_tables_of_shipped_models_are_those_their_model_json_files_make():
         with open(os.path.join(REPO, page), encoding='utf-8') as f:
             assert f.read() == tables['regenerated'](page), f'{page}: run python docs/make_tables.py'
     assert set(tables['shipped']()) == set(os.listdir(os.path.join(REPO, 'pretrained')))
+
+
+# ----- the Japanese pages -----
+# Each page of the Japanese reader's path and its English twin; every page of docs/ja/ is one of them,
+# or the glossary
+TWINS = {'README.md': 'README.ja.md', 'docs/getting-started.md': 'docs/ja/getting-started.md',
+         'docs/book.md': 'docs/ja/book.md', 'docs/playing.md': 'docs/ja/playing.md', 'docs/shogi.md': 'docs/ja/shogi.md',
+         'docs/adding-a-game.md': 'docs/ja/adding-a-game.md'}
+JAPANESE = ['README.ja.md', *sorted(os.path.relpath(p, REPO) for p in glob.glob(os.path.join(REPO, 'docs', 'ja', '*.md')))]
+
+
+def links_of(page):
+    """The files a page links to, as paths from the repository's root."""
+    with open(os.path.join(REPO, page), encoding='utf-8') as f:
+        targets = LINK.findall(re.sub(r'```.*?```', '', f.read(), flags=re.S))
+    return {os.path.normpath(os.path.join(os.path.dirname(page), t.partition('#')[0])) for t in targets
+            if t.partition('#')[0] and not re.match(r'[a-z]+:', t)}
+
+
+def test_each_japanese_page_and_its_english_twin_link_each_other():
+    for english, japanese in TWINS.items():
+        assert japanese in links_of(english), f'{english} does not link to its Japanese twin {japanese}'
+        assert english in links_of(japanese), f'{japanese} does not link to its English twin {english}'
+    assert set(JAPANESE) - set(TWINS.values()) == {'docs/ja/glossary.md'}
+
+
+def japanese_text():
+    """{where: text} of every Japanese text a reader or player meets: the pages (no code blocks), the
+    players' words and the page's."""
+    texts = {}
+    for page in JAPANESE:
+        with open(os.path.join(REPO, page), encoding='utf-8') as f:
+            texts[page] = re.sub(r'```.*?```', '', f.read(), flags=re.S)
+    from alphazero.cli.words import WORDS
+    texts['alphazero/cli/words.py'] = ' '.join(v for v in WORDS['ja'].values() if isinstance(v, str))
+    with open(os.path.join(REPO, 'web', 'i18n.js'), encoding='utf-8') as f:
+        texts['web/i18n.js'] = f.read().split('\n  ja: {')[1]
+    return texts
+
+
+def test_japanese_text_uses_the_books_words_and_results_as_wins_losses_draws():
+    """The book's words (セルフプレイ, ポリシー出力, シミュレーション回数, ...), not the plain ones it does not
+    use, except in brackets beside them the first time; results as 39勝1敗 (勝-敗-分), never 39-0-1,
+    which a Japanese reader reads in that order."""
+    beside = ('セルフプレイ（自己対戦）', 'ポリシー出力（方策）', 'バリュー出力（価値）')
+    wrong = []
+    for where, text in japanese_text().items():
+        for allowed in beside:
+            text = text.replace(allowed, '')
+        wrong += [f'{where}: {found}' for found in re.findall(r'自己対戦|方策|探索 ?\d+ ?回|価値ネットワーク', text)]
+        wrong += [f'{where}: {found}' for found in re.findall(r'(?<![\d.-])\d{1,3}-\d{1,3}-\d{1,3}(?![\d-])', text)]
+    assert not wrong, wrong

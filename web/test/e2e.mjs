@@ -192,7 +192,7 @@ try {
     if (!options.some((o) => /^Level 1 – policy, sampled \(Elo \d+, about random player\)$/.test(o))) fail(`levels: ${options}`);
     await page.selectOption('#lang', 'ja');
     const japanese = await page.$$eval('#level option', (found) => found.map((o) => o.textContent));
-    if (!japanese.some((o) => /^レベル 1 – 方策のみ・確率的（Elo \d+、ランダム くらい）$/.test(o))) fail(`levels in Japanese: ${japanese}`);
+    if (!japanese.some((o) => /^レベル 1 – ポリシー出力のみ・確率的（Elo \d+、(ランダム くらい|.+ より \d+ (高い|低い))）$/.test(o))) fail(`levels in Japanese: ${japanese}`);
     await page.selectOption('#lang', 'en');
     if (await text('#rating') !== 'Your rating: 300 (0 games)') fail(`a new player: ${await text('#rating')}`);
     await page.check('#adaptive');
