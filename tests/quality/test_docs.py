@@ -3,6 +3,7 @@ a file of the repository, and every #anchor a heading of the page it points to."
 import glob
 import os
 import re
+import sys
 
 import pytest
 
@@ -159,3 +160,17 @@ def test_japanese_text_uses_the_books_words_and_results_as_wins_losses_draws():
         wrong += [f'{where}: {found}' for found in re.findall(r'自己対戦|方策|探索 ?\d+ ?回|価値ネットワーク', text)]
         wrong += [f'{where}: {found}' for found in re.findall(r'(?<![\d.-])\d{1,3}-\d{1,3}-\d{1,3}(?![\d-])', text)]
     assert not wrong, wrong
+
+
+def test_the_pictures_of_the_page_are_made_by_the_script():
+    """Every picture of the page that a page of the docs shows (docs/web_*.png) is one that
+    docs/make_screenshots.py makes, in English and Japanese, and no other is kept."""
+    sys.path.insert(0, os.path.join(REPO, 'docs'))
+    from make_screenshots import LANGUAGES, SHOTS
+    made = {f'{name}{suffix}.png' for name in SHOTS for suffix in LANGUAGES.values()}
+    shown = set()
+    for page in PAGES:
+        with open(os.path.join(REPO, page), encoding='utf-8') as f:
+            shown |= {os.path.basename(target) for target in LINK.findall(f.read()) if re.search(r'(^|/)web_[^/]*\.png$', target)}
+    kept = {os.path.basename(p) for p in glob.glob(os.path.join(REPO, 'docs', 'web_*.png'))}
+    assert shown <= made and kept == made, (shown - made, kept ^ made)
