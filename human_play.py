@@ -25,7 +25,7 @@ from alphazero.records.shogi import write_kif
 from alphazero.game.values import player_value
 from alphazero.play.levels import Level, load_playing_model
 from alphazero.limits import file_path
-from alphazero.play.players import level_player
+from alphazero.play.players import level_player, mating
 from alphazero.play.settai import settai_for
 from alphazero.cli.words import LANGUAGES, WORDS, colour, game_text, language, level_text, said_text, words
 from pv_mcts import pv_mcts_action
@@ -482,16 +482,18 @@ def play_piece_window(game, next_action, human_first, said=WORDS['en']):
 
 # The AI's move function: the book's search; in a game with hidden information (point-Othello's
 # future values) the batched search over samples of what it cannot see, so that it plays fair; with
-# a search beyond the book (--gumbel, --margin-weight), settai mode or a level (its policy
-# alone, or its number of simulations), the batched players. `search`: SearchSettings
+# a search beyond the book (--gumbel, --margin-weight), settai mode, a level (its policy alone, or its
+# number of simulations) or a game with a mate search (full shogi), the batched players. `search`:
+# SearchSettings
 def ai_action(game, network, search=SearchSettings(), settai=False, level=None):
     game = as_game(game)
     determinize = game.determinize
-    if determinize is None and search == SearchSettings(sims=search.sims) and not settai and level is None:
+    book = determinize is None and not (game.mate_line and search.mate_search)
+    if book and search == SearchSettings(sims=search.sims) and not settai and level is None:
         return pv_mcts_action(network, 0.0, search.sims)
     level = level or Level(0, search.sims, 0.0)
-    player = level_player(Evaluator(network, search.cache), level, np.random.default_rng(), determinize,
-                          settai_for(game, settai), search)
+    player = mating(level_player(Evaluator(network, search.cache), level, np.random.default_rng(), determinize,
+                                 settai_for(game, settai), search), game, search)
     return lambda state: player.choose([state])[0][0]
 
 

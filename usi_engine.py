@@ -44,6 +44,9 @@ CP_LIMIT = 30000
 TIME_MARGIN = 0.8            # share of the time allowed for a move that the search may plan to use
 MOVES_TO_GO = 40             # a move may take the remaining time / this (besides byoyomi and increment)
 FIRST_RATE = 200.0           # simulations per second assumed before the first search measures it
+MAX_MULTIPV = 20             # the most root moves a search reports (MultiPV)
+MATE_NODES_PER_MS = 100      # df-pn's positions a millisecond that go mate T allows (it visits more)
+MATE_NODES_MOST = 10_000_000  # and for go mate infinite
 
 
 def centipawns(value):
@@ -54,15 +57,18 @@ def centipawns(value):
 
 class UsiSession:
     """One USI conversation: the position the GUI set, the options, and the answers to each command.
-    `think(state, sims, level, stop, settai)` returns (principal line, value) for a position: a search of
-    `sims` simulations (cut short once `stop` is set), or at a level without simulations the policy's
-    move, or in settai mode (the Settai option, --settai) settai's move. `levels`: those the GUI may choose (the Level option), `level` the one played. A search runs
+    `think(state, sims, level, stop, settai, multipv)` returns [(line, value)] for a position: the principal
+    line of a search of `sims` simulations (cut short once `stop` is set) and the next root moves up to
+    `multipv` (the MultiPV option), or at a level without simulations the policy's move, or in settai
+    mode (the Settai option, --settai) settai's move. `levels`: those the GUI may choose (the Level option), `level` the one played. A search runs
     while the GUI is still heard (protocol.serve): stop and quit end it at once, isready is answered
     during it."""
 
-    def __init__(self, game, think, sims, log=lambda text: None, levels=(), level=None, settai=False):
+    def __init__(self, game, think, sims, log=lambda text: None, levels=(), level=None, settai=False, mate_search=True):
         self.game = game
         self.settai = settai         # 接待（接戦）モード: a close game, never throwing a won one
+        self.mate_search = mate_search  # df-pn before each search (--no-mate-search: off)
+        self.multipv = 1             # the lines each search reports (the MultiPV option)
         self.think = think
         self.sims = sims
         self.log = log
@@ -71,6 +77,7 @@ class UsiSession:
         self.state = game.State()
         self.rate = FIRST_RATE       # simulations per second, measured
         self.held = None             # the bestmove line of a `go infinite` or `go ponder`, until stop
+        self.mate_under_way = None   # the df-pn search of a `go mate` under way, which stop ends
         self.stop = threading.Event()       # set by stop and quit, read by the search under way
         self.searching = threading.Event()  # set while a search runs: isready is answered at once
         self.finished = False
@@ -85,6 +92,8 @@ class UsiSession:
         word = line.split()[:1]
         if word in (['stop'], ['quit']):
             self.stop.set()
+            if self.mate_under_way is not None:
+                self.mate_under_way.stop()
         elif word == ['go']:
             self.stop.clear()
         return word == ['quit']
@@ -110,7 +119,8 @@ class UsiSession:
         level = [f'option name Level type spin default {self.level.number} min 1 max {len(self.levels)}'] if self.levels else []
         return [f'id name {ENGINE_NAME}', f'id author {ENGINE_AUTHOR}',
                 f'option name Simulations type spin default {self.sims} min 1 max {MAX_SIMS}', *level,
-                f'option name Settai type check default {str(self.settai).lower()}', 'usiok']
+                f'option name Settai type check default {str(self.settai).lower()}',
+                f'option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}', 'usiok']
 
     def setoption(self, words):
         # setoption name NAME [value VALUE]; GUIs also send USI_Hash and USI_Ponder, which need nothing
@@ -132,6 +142,10 @@ class UsiSession:
             self.level = choose_level(self.levels, int(value))
             self.sims = self.level.simulations or self.sims
             self.log(f'playing at {level_text(self.level, WORDS["en"])}')
+        elif name == 'MultiPV':
+            if value is None or not value.isdigit() or not 1 <= int(value) <= MAX_MULTIPV:
+                raise ValueError(f'MultiPV is a whole number from 1 to {MAX_MULTIPV}')
+            self.multipv = int(value)
         elif name == 'Settai':
             if value not in ('true', 'false'):
                 raise ValueError('Settai is true or false')
@@ -165,11 +179,15 @@ class UsiSession:
         for i, word in enumerate(words):
             if word in ('ponder', 'infinite'):
                 flags.add(word)
+            elif word == 'mate' and words[i + 1:i + 2] == ['infinite']:
+                continue  # go mate infinite: no limit but stop
             elif word in ('btime', 'wtime', 'byoyomi', 'binc', 'winc', 'nodes', 'movetime', 'mate'):
                 value = words[i + 1] if i + 1 < len(words) else ''
                 if not value.isdigit():
                     raise ValueError(f'{word} needs a whole number')
                 settings[word] = int(value)
+        if 'mate' in words:  # a mate search, not a move
+            return [self.mate(settings.get('mate'))]
         sims = self.sims_for(settings, flags)
         capped = ([f'info string nodes {settings["nodes"]} capped at {sims}, the most this machine\'s memory holds']
                   if settings.get('nodes', 0) > sims else [])
@@ -207,23 +225,58 @@ class UsiSession:
         if state.board.is_nyugyoku():  # a won king's entry (入玉宣言): declare it
             return [], 'bestmove win'
         started = time.perf_counter()
-        line, value = self.think(state, sims, self.level, self.stop, self.settai)
-        seconds = max(time.perf_counter() - started, 1e-3)
-        if self.level is not None and not self.level.simulations:
-            sims = 1  # the policy alone: one evaluation
+        searches = self.level is None or self.level.simulations or self.settai
+        mate = self.game.mate_line(state) if searches and self.mate_search and self.game.mate_line else None
+        if mate:  # a forced mate df-pn proved: played without the network, as dlshogi does
+            lines = [(mate, 1.0)]
         else:
+            lines = self.think(state, sims, self.level, self.stop, self.settai, self.multipv)
+        seconds = max(time.perf_counter() - started, 1e-3)
+        if not searches:
+            sims = 1  # the policy alone: one evaluation
+        elif not mate:
             self.rate = sims / seconds
-        names, walked = [], [state]  # the principal line's moves, and the positions along it
+        infos = [self.info(state, line, value, bool(mate), sims, seconds, number if self.multipv > 1 else None)
+                 for number, (line, value) in enumerate(lines, 1)]
+        best = self.game.action_name(state, lines[0][0][0])
+        self.log(f'{best}: {infos[0]}')
+        return infos, f'bestmove {best}'
+
+    def info(self, state, line, value, forced, sims, seconds, multipv=None):
+        """The info line of one line (`forced`: a mate df-pn proved): `info [multipv I] depth D nodes N time T
+        nps S score cp X|mate N pv ...`."""
+        names, walked = [], [state]  # the line's moves, and the positions along it
         for action in line:
             names.append(self.game.action_name(walked[-1], action))
             walked.append(walked[-1].next(action))
             if walked[-1].is_done():
                 break
-        score = 'mate 1' if walked[1].is_lose() else f'cp {centipawns(value)}'
-        info = (f'info depth {len(names)} nodes {sims} time {round(seconds * 1000)} nps {round(self.rate)} '
+        score = f'mate {len(line)}' if forced else 'mate 1' if walked[1].is_lose() else f'cp {centipawns(value)}'
+        number = f'multipv {multipv} ' if multipv else ''
+        return (f'info {number}depth {len(names)} nodes {sims} time {round(seconds * 1000)} nps {round(self.rate)} '
                 f'score {score} pv {" ".join(names)}')
-        self.log(f'{names[0]}: {info}')
-        return [info], f'bestmove {names[0]}'
+
+    def mate(self, milliseconds):
+        """go mate T|infinite: cshogi's df-pn for a forced mate within T ms (MATE_NODES_PER_MS positions a
+        millisecond; infinite: MATE_NODES_MOST), stopped by stop: checkmate MOVES, checkmate nomate
+        (none exists), or checkmate timeout (none found in the time)."""
+        if not self.game.mate_line:
+            return 'checkmate notimplemented'
+        budget = MATE_NODES_MOST if milliseconds is None else max(1, milliseconds * MATE_NODES_PER_MS)
+        self.searching.set()
+        try:
+            line = self.game.mate_line(self.state, budget, stopper=lambda search: setattr(self, "mate_under_way", search))
+        finally:
+            self.searching.clear()
+        search, self.mate_under_way = self.mate_under_way, None
+        if line:
+            walked, names = self.state, []
+            for action in line:
+                names.append(self.game.action_name(walked, action))
+                walked = walked.next(action)
+            return 'checkmate ' + ' '.join(names)
+        timed_out = search is not None and (self.stop.is_set() or search.searched_node >= budget)
+        return 'checkmate timeout' if timed_out else 'checkmate nomate'
 
     def release(self, words):
         held, self.held = self.held, None
@@ -247,23 +300,29 @@ def parse_args(argv=None):
 
 
 def thinker(evaluator, search, rng, game):
-    """think(state, sims, level, stop, settai) for UsiSession: the principal line and value of a search
-    of `sims` simulations as `search` (SearchSettings) says, cut short when the event `stop` is set;
-    at a policy level the policy's move and the network's value; in settai mode the move of
+    """think(state, sims, level, stop, settai, multipv) for UsiSession: [(line, value)], the principal
+    line and value of a search of `sims` simulations as `search` (SearchSettings) says, cut short when
+    the event `stop` is set, then the next most visited root moves with their values, up to `multipv`
+    in all; at a policy level the policy's move and the network's value; in settai mode the move of
     settai_choice (alphazero/play/settai.py) and the network's value."""
-    def think(state, sims, level, stop=None, settai=False):
+    def think(state, sims, level, stop=None, settai=False, multipv=1):
         if settai:
             player = MctsPlayer(evaluator, search.with_sims(max(1, sims)), 0.0, rng, settai=settai_for(game), stop=stop)
-            return [player.choose([state])[0][0]], float(evaluator([state])[1][0])
+            return [([player.choose([state])[0][0]], float(evaluator([state])[1][0]))]
         if level is not None and not level.simulations:
             policies, values = evaluator([state])
-            return [policy_choice(state, policies[0], level.temperature, rng)], float(values[0])
+            return [([policy_choice(state, policies[0], level.temperature, rng)], float(values[0]))]
         result = search_roots(evaluator, [state], search.with_sims(sims), with_lines=True, stop=stop)
         line, value = result.lines[0]
+        if not line:  # stopped before its first simulation: the policy's most likely move
+            policies, values = evaluator([state])
+            return [([policy_choice(state, policies[0], 0.0, rng)], float(values[0]))]
         if result.action is not None and line[:1] != [result.action[0]]:  # Gumbel chose another move
             chosen = int(result.action[0])
             line, value = [chosen], float(result.q[0, chosen])
-        return line, value
+        visits = result.visits[0]
+        others = sorted((a for a in state.legal_actions() if visits[a] and a != line[0]), key=lambda a: -visits[a])
+        return [(line, value)] + [([a], float(result.q[0, a])) for a in others[:multipv - 1]]
     return think
 
 
@@ -279,7 +338,8 @@ def main():
     print(f'{ENGINE_NAME}: {game.NAME}, {model.description}, {model.sims} simulations per move at full strength '
           f'({model.why}); playing at {level_text(model.level, WORDS["en"])}', file=sys.stderr)
     session = UsiSession(game, think, model.level.simulations or model.sims,
-                         lambda text: print(text, file=sys.stderr, flush=True), model.levels, model.level, args.settai)
+                         lambda text: print(text, file=sys.stderr, flush=True), model.levels, model.level, args.settai,
+                         search.mate_search)
     serve(lines, answers, lambda line: ''.join(answer + '\n' for answer in session.execute(line)),
           lambda: session.finished, session.interrupt, session.at_once)
 

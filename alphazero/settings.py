@@ -48,6 +48,9 @@ class SearchSettings:
                                         '+ W x margin instead of by the value alone', real_number(0, 1), metavar='W')
     cache: bool = setting(True, 'evaluate every leaf with the network, even positions seen before')
     c_puct: float = setting(C_PUCT)
+    mate_search: bool = setting(True, "do not look for a forced win with the game's solver before each search of a "
+                                      "player or an engine (full shogi: df-pn, which dlshogi runs before each move "
+                                      "and plays what it proves); self-play never looks")
 
     def with_sims(self, sims):
         return replace(self, sims=sims)

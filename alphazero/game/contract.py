@@ -109,6 +109,10 @@ class Game:
     STONE_SHADES: Optional[tuple] = None
     MARKS: tuple = ('o', 'x')
     PIECE_NAMES: Optional[dict] = None
+    # mate_line(state, nodes) -> the actions of a forced win for the side to move that a solver proves
+    # within `nodes` positions, or None (full shogi: cshogi's df-pn): the engines play it without
+    # searching, and `go mate` answers with it
+    mate_line: Optional[Callable] = None
     # The game's name for GTP's list_games and set_game (GUIs such as Quarry ask for it)
     GTP_GAME: Optional[str] = None
     # The Transformer's tokens: (square planes, ((first plane, count), ...)): the first planes are

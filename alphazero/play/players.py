@@ -184,6 +184,31 @@ def level_player(evaluator, level, rng, determinize=None, settai=None, search=Se
                       determinize=determinize, settai=settai, stop=stop)
 
 
+class MatingPlayer(Player):
+    """`player`, after a look for a forced win with the game's solver (`mate_line`; full shogi: df-pn,
+    as dlshogi looks before each search): a position where it proves one gets the win's first move,
+    the others `player`'s choice. Returns (action, None) for a forced move."""
+
+    def __init__(self, player, mate_line):
+        self.player = player
+        self.mate_line = mate_line
+
+    def choose(self, states, live_games=None):
+        lines = [self.mate_line(state) for state in states]
+        rest = [i for i, line in enumerate(lines) if not line]
+        searched = iter(self.player.choose([states[i] for i in rest], None if live_games is None else
+                                           [live_games[i] for i in rest]) if rest else [])
+        return [(line[0], None) if line else next(searched) for line in lines]
+
+
+def mating(player, game, search):
+    """`player` with a look for a forced win first, where the game has a solver and `search`
+    (SearchSettings) asks for it, and the player searches (a policy level stays as it is)."""
+    if game.mate_line and search.mate_search and isinstance(player, MctsPlayer):
+        return MatingPlayer(player, game.mate_line)
+    return player
+
+
 class FunctionPlayer(Player):
     """A book-style player (a function from a state to an action), one state at a time."""
 
@@ -198,5 +223,5 @@ class FunctionPlayer(Player):
 # see (samples of the rest), as whenever it plays someone else
 def mcts_player(path, game, search, temperature, backend='auto', seed=None, settai=False):
     network, _ = load_network(path, game, backend)
-    return MctsPlayer(Evaluator(network, search.cache), search, temperature, np.random.default_rng(seed),
-                      determinize=game.determinize, settai=settai_for(game, settai))
+    return mating(MctsPlayer(Evaluator(network, search.cache), search, temperature, np.random.default_rng(seed),
+                             determinize=game.determinize, settai=settai_for(game, settai)), game, search)

@@ -13,6 +13,7 @@ else from its stated ending when that is about the position (a resignation, a de
 draw); a game that was interrupted, lost on time or by an illegal move, or that starts from
 another position than the usual start (a handicap game) is skipped and named in the problems.
 """
+import datetime
 import os
 
 from alphazero.files import atomic_output
@@ -211,7 +212,6 @@ def write_kif(path, actions, game, names=('', ''), resigned=False, started=None)
     """One game as KIF, the record shogi GUIs read (ShogiHome, 将棋所, ShogiGUI): Shift_JIS for .kif,
     UTF-8 for .kifu, as those programs expect. It ends in how the game ended and the record's
     result line (まで95手で先手の勝ち)."""
-    import datetime
     from cshogi.KIF import move_to_kif
     state, previous = game.State(), None
     lines = [f'開始日時：{(started or datetime.datetime.now()).strftime("%Y/%m/%d %H:%M:%S")}', '手合割：平手',

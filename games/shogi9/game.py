@@ -292,6 +292,33 @@ def action_name(state, action):
     return cshogi.move_to_usi(state.moves()[action])
 
 
+# ----- mate search, as dlshogi does: cshogi's df-pn before the network's search -----
+MATE_NODES = 10_000             # positions df-pn may visit for a mate before each move (a few ms)
+
+
+def mate_line(state, nodes=MATE_NODES, stopper=None):
+    """The actions of a forced mate for the side to move that cshogi's df-pn proves within `nodes`
+    positions (in check, an evasion that mates), checked against our rules (it ends in checkmate before the move limit); None when it
+    finds none. `stopper(dfpn)`, when given, receives the search so that another thread may stop it."""
+    if state.is_done():
+        return None
+    if state.in_check:  # df-pn searches only from positions out of check; there, each evasion that mates
+        moves = [next((move for action, move in state.moves().items() if state.next(action).is_lose()), 0)]
+    else:
+        dfpn = cshogi.DfPn()
+        dfpn.set_max_search_node(nodes)
+        if stopper:
+            stopper(dfpn)
+        moves = dfpn.get_pv(state.board) if dfpn.search(state.board) else [0]
+    actions, walked = [], state
+    for move in moves:
+        if walked.is_done() or move not in walked.moves().values():
+            return None
+        actions.append(walked.action_of_move(move))
+        walked = walked.next(actions[-1])
+    return actions if walked.is_lose() and not walked.legal_actions() else None
+
+
 # A move as KI2 writes it (▲７六歩, △同　銀, ▲５八金右): what the players show in Japanese
 def japanese_name(state, action):
     return move_to_ki2(state.moves()[action], state.board)

@@ -327,8 +327,17 @@ def test_usi_levels_and_search_options(game, tiny_shogi_model):
         assert session.execute(bad)[0].startswith('info string setoption: Level is a whole number from 1 to 5')
     assert session.level.number == 2
     gumbel = thinker(Evaluator(network), SearchSettings(gumbel=4), np.random.default_rng(0), game)
-    line, value = gumbel(game.State(), 8, None)
+    [(line, value)] = gumbel(game.State(), 8, None)
     assert line[0] in game.State().legal_actions() and -1 <= value <= 1
+    # MultiPV: the principal line first, then the next most visited root moves, each with its score
+    assert session.execute('setoption name MultiPV value 3') == [] and 'max 20' in session.execute('usi')[-2]
+    session.execute('setoption name Level value 4')
+    session.execute('position startpos')
+    *infos, best = session.execute('go nodes 40')
+    assert [i.split()[1:3] for i in infos] == [['multipv', '1'], ['multipv', '2'], ['multipv', '3']]
+    assert len({i.split(' pv ')[1].split()[0] for i in infos}) == 3 and infos[0].split(' pv ')[1].split()[0] == best.split()[1]
+    assert session.execute('setoption name MultiPV value 0')[0] == 'info string setoption: MultiPV is a whole number from 1 to 20'
+    session.execute('setoption name MultiPV value 1')
     assert parse_args(['--level', '1', '--gumbel', '4']).level == 1
     # The Settai option (and --settai): 接待（接戦）モード, the move settai_choice makes of every move's search
     assert 'option name Settai type check default false' in session.execute('usi')
@@ -337,7 +346,7 @@ def test_usi_levels_and_search_options(game, tiny_shogi_model):
     session.execute('position startpos moves 7g7f 3c3d')
     info, best = session.execute('go nodes 2')
     assert best.split()[1] in [game.action_name(session.state, a) for a in session.state.legal_actions()]
-    assert parse_args(['--settai']).settai and 'default true' in UsiSession(game, None, 1, settai=True).execute('usi')[-2]
+    assert parse_args(['--settai']).settai and 'option name Settai type check default true' in UsiSession(game, None, 1, settai=True).execute('usi')
 
 
 def test_our_usi_engine_plays_fairy_stockfish(game, tiny_shogi_model, fairy_stockfish):
@@ -515,3 +524,81 @@ def replay_states(game, actions):
         states.append(state)
         state = state.next(action)
     return states
+
+
+def mate_positions(game, count, plies, seed):
+    """Positions of random games where the side to move mates in `plies` (1 or 3) and not sooner,
+    as cshogi's own mate functions say (its mate in one checked by our rules; mates in 3 out of check,
+    where df-pn searches)."""
+    rng, found = random.Random(seed), []
+    while len(found) < count:
+        state = game.State()
+        for _ in range(rng.randrange(30, 200)):
+            if state.is_done():
+                break
+            board, mate = state.board, state.board.mate_move_in_1ply()
+            mate_in_one = mate in state.moves().values() and state.next(state.action_of_move(mate)).is_lose()
+            if mate_in_one if plies == 1 else (board.mate_move(3) and not mate and not state.in_check):
+                found.append(state)
+                break
+            state = state.next(rng.choice(state.legal_actions()))
+    return found
+
+
+def mates_by_force(state, action, plies):
+    """Whether `action` begins a mate in `plies` (1 or 3): it mates, or every reply allows a mate in one."""
+    after = state.next(action)
+    if not after.legal_actions():
+        return after.is_lose()
+    return plies == 3 and all(after.next(reply).board.mate_move_in_1ply() for reply in after.legal_actions())
+
+
+def test_the_usi_engine_never_misses_a_mate_df_pn_finds_and_answers_go_mate(game, tiny_shogi_model):
+    """Before its search the engine runs df-pn (as dlshogi does) and plays the mate it proves: on 20
+    generated mate-in-one and 20 mate-in-three positions (cshogi's mate functions), with an untrained
+    network, every move begins the mate. go mate answers checkmate with a mating line, nomate, or
+    timeout; stop ends it."""
+    from alphazero.search.evaluator import Evaluator
+    from alphazero.network.load import load_network
+    from usi_engine import UsiSession, thinker
+    network, _ = load_network(tiny_shogi_model, game)
+    session = UsiSession(game, thinker(Evaluator(network), SearchSettings(), np.random.default_rng(0), game), 8)
+    for plies in (1, 3):
+        for state in mate_positions(game, 20, plies, seed=plies):
+            session.execute(f'position {state.usi_position()}')
+            info, best = session.execute('go nodes 8')
+            action = state.action_of_usi(best.split()[1])
+            assert mates_by_force(state, action, plies), (state.usi_position(), best)
+            assert f' score mate {plies} ' in info or (plies == 3 and ' score mate ' in info)
+            answer = session.execute('go mate 1000')[0].split()
+            line, walked = answer[1:], state
+            assert answer[0] == 'checkmate' and len(line) % 2 == 1, answer
+            for move in line:
+                walked = walked.next(walked.action_of_usi(move))
+            assert walked.is_lose() and not walked.legal_actions()
+    session.execute('position sfen 4k4/9/9/9/9/9/9/9/4K4 b - 1')  # bare kings: no mate, proved at once
+    assert session.execute('go mate 1000') == ['checkmate nomate']
+    session.execute('position startpos')  # no check to give: no mate, proved at once
+    assert session.execute('go mate 1') == ['checkmate nomate']
+
+
+def test_players_look_for_a_mate_before_they_search(game, tiny_shogi_model):
+    """mating(): a searching player plays the mates df-pn proves and searches the other positions, all
+    in one batched choice; --no-mate-search, a policy level or a game without a solver leave it as it is."""
+    from alphazero.search.evaluator import Evaluator
+    from alphazero.network.load import load_network
+    from alphazero.play.levels import Level
+    from alphazero.play.players import MatingPlayer, level_player, mating
+    network, _ = load_network(tiny_shogi_model, game)
+    searcher = level_player(Evaluator(network), Level(4, 4, 0.0), np.random.default_rng(0))
+    player = mating(searcher, game, SearchSettings())
+    mates = mate_positions(game, 10, 1, seed=5)
+    states = [game.State(), *mates, game.State().next(game.State().legal_actions()[0])]
+    choices = player.choose(states)
+    assert isinstance(player, MatingPlayer) and len(choices) == len(states)
+    assert all(mates_by_force(state, action, 1) and searched is None for state, (action, searched) in zip(mates, choices[1:-1]))
+    assert all(action in state.legal_actions() for state, (action, _) in zip(states, choices))
+    assert mating(searcher, game, SearchSettings(mate_search=False)) is searcher
+    policy_level = level_player(Evaluator(network), Level(1, 0, 1.0), np.random.default_rng(0))
+    assert mating(policy_level, game, SearchSettings()) is policy_level
+    assert mating(searcher, load_game('othello8'), SearchSettings()) is searcher
