@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-from alphazero.search.evaluator import Evaluator
+from alphazero.search.evaluator import Evaluator, KnownValues
 from alphazero.search.search import search_roots
 from alphazero.cli.run import ArgumentParser, run
 from alphazero.errors import UserError
@@ -334,7 +334,10 @@ def main():
     game = load_game(args.game)
     model = load_playing_model(game, args.model, args.sims, args.level, SearchSettings.sims)
     search = settings_of(SearchSettings, args, sims=model.sims)
-    think = thinker(Evaluator(model.network, search.cache), search, np.random.default_rng(), game)
+    evaluator = Evaluator(model.network, search.cache)
+    if search.mate_search and game.known_value:  # leaves that mate in one are won, as dlshogi values them
+        evaluator = KnownValues(evaluator, game.known_value)
+    think = thinker(evaluator, search, np.random.default_rng(), game)
     print(f'{ENGINE_NAME}: {game.NAME}, {model.description}, {model.sims} simulations per move at full strength '
           f'({model.why}); playing at {level_text(model.level, WORDS["en"])}', file=sys.stderr)
     session = UsiSession(game, think, model.level.simulations or model.sims,

@@ -113,6 +113,10 @@ class Game:
     # within `nodes` positions, or None (full shogi: cshogi's df-pn): the engines play it without
     # searching, and `go mate` answers with it
     mate_line: Optional[Callable] = None
+    # known_value(state) -> the value of a position for its side to move that the game knows without
+    # the network, or None (full shogi: 1 when it mates in one): the search's leaves take it, with
+    # the mate search
+    known_value: Optional[Callable] = None
     # The game's name for GTP's list_games and set_game (GUIs such as Quarry ask for it)
     GTP_GAME: Optional[str] = None
     # The Transformer's tokens: (square planes, ((first plane, count), ...)): the first planes are

@@ -18,7 +18,7 @@ from alphazero.play.settai import (
     settai_endgame,
     settai_for,
 )
-from alphazero.search.evaluator import Evaluator
+from alphazero.search.evaluator import Evaluator, KnownValues
 from alphazero.search.scores import searched_value, visits_to_scores
 from alphazero.search.search import search_roots
 from alphazero.settings import ExplorationSettings, SearchSettings
@@ -203,8 +203,11 @@ class MatingPlayer(Player):
 
 def mating(player, game, search):
     """`player` with a look for a forced win first, where the game has a solver and `search`
-    (SearchSettings) asks for it, and the player searches (a policy level stays as it is)."""
+    (SearchSettings) asks for it, and the player searches (a policy level stays as it is); its search's
+    leaves then take the values the game knows (KnownValues: a mate in one)."""
     if game.mate_line and search.mate_search and isinstance(player, MctsPlayer):
+        if game.known_value:
+            player.evaluator = KnownValues(player.evaluator, game.known_value)
         return MatingPlayer(player, game.mate_line)
     return player
 

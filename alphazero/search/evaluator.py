@@ -54,3 +54,25 @@ class Evaluator:
         self.evaluations += len(planes)
         self.calls += 1
         return self.network(planes)
+
+
+class KnownValues:
+    """`evaluator`, except where the game knows a position's value without the network:
+    `known_value(state)` gives it, or None (full shogi: 1 when the side to move mates in one, as
+    dlshogi values such leaves), so that the search sees a move that allows a mate as lost."""
+
+    def __init__(self, evaluator, known_value):
+        self.evaluator = evaluator
+        self.known_value = known_value
+
+    def __call__(self, states):
+        policies, values = self.evaluator(states)
+        values = np.array(values)  # a copy: the cache keeps the network's
+        for row, state in enumerate(states):
+            known = self.known_value(state)
+            if known is not None:
+                values[row] = known
+        return policies, values
+
+    def __getattr__(self, name):  # the network, the cache's counts: the wrapped evaluator's
+        return getattr(self.evaluator, name)

@@ -319,6 +319,12 @@ def mate_line(state, nodes=MATE_NODES, stopper=None):
     return actions if walked.is_lose() and not walked.legal_actions() else None
 
 
+# The value of a leaf the search need not ask the network for: the side to move mates in one (cshogi's
+# mate search in one ply, which dlshogi uses at its leaves; out of check, where it is exact)
+def known_value(state):
+    return 1.0 if not state.in_check and not state.is_done() and state.board.mate_move_in_1ply() else None
+
+
 # A move as KI2 writes it (▲７六歩, △同　銀, ▲５八金右): what the players show in Japanese
 def japanese_name(state, action):
     return move_to_ki2(state.moves()[action], state.board)

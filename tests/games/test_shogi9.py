@@ -598,7 +598,15 @@ def test_players_look_for_a_mate_before_they_search(game, tiny_shogi_model):
     assert isinstance(player, MatingPlayer) and len(choices) == len(states)
     assert all(mates_by_force(state, action, 1) and searched is None for state, (action, searched) in zip(mates, choices[1:-1]))
     assert all(action in state.legal_actions() for state, (action, _) in zip(states, choices))
-    assert mating(searcher, game, SearchSettings(mate_search=False)) is searcher
+    # ... and its leaves take 1 where the side to move mates in one (out of check), else the network's value
+    from alphazero.search.evaluator import KnownValues
+    assert isinstance(searcher.evaluator, KnownValues)
+    quiet = [s for s in mates if not s.in_check][:3] + [game.State()]
+    _, values = searcher.evaluator(quiet)
+    assert list(values[:-1]) == [1.0] * (len(quiet) - 1)
+    assert values[-1] == pytest.approx(Evaluator(network)([game.State()])[1][0], abs=1e-5)  # batches round alike
+    plain = level_player(Evaluator(network), Level(4, 4, 0.0), np.random.default_rng(0))
+    assert mating(plain, game, SearchSettings(mate_search=False)) is plain and not isinstance(plain.evaluator, KnownValues)
     policy_level = level_player(Evaluator(network), Level(1, 0, 1.0), np.random.default_rng(0))
     assert mating(policy_level, game, SearchSettings()) is policy_level
-    assert mating(searcher, load_game('othello8'), SearchSettings()) is searcher
+    assert mating(plain, load_game('othello8'), SearchSettings()) is plain
