@@ -1,6 +1,7 @@
 """The tables of measured figures in the pages, made from the files that hold them: the shipped
 models in README.md, README.ja.md and docs/strength.md, their levels of play in docs/strength.md and
-in Japanese in docs/ja/playing.md (pretrained/*/model.json), settai mode in docs/lab/settai.md (docs/settai/*.json), full shogi's comparison of networks
+in Japanese in docs/ja/playing.md (pretrained/*/model.json), settai mode in docs/lab/settai.md (docs/settai/*.json), full shogi's mate
+search in docs/lab/mate-search.md (docs/lab/mate-search.json), full shogi's comparison of networks
 in docs/shogi.md, the recipes in docs/lab/recipes-at-equal-time.md (docs/recipes/*.json), a GPU against the CPUs in
 docs/scaling.md (docs/scaling/gpu.json), the speed of each game's rules in docs/speed.md
 (docs/speed/games.json). Run
@@ -174,6 +175,29 @@ def settai_table(page):
     return '\n'.join(rows)
 
 
+# Full shogi's mate search, with and without (docs/lab/mate-search.md), from docs/lab/mate-search.json
+MATE_BEGIN = '<!-- the table below is made by docs/make_tables.py from docs/lab/mate-search.json -->'
+
+
+def mate_table(page):
+    with open(os.path.join(ROOT, 'docs', 'lab', 'mate-search.json'), encoding='utf-8') as f:
+        runs = json.load(f)['runs']
+    rows = ['| mate search | opponent | runs of 40 games | scores | median | worst | won-drew-lost in all | moves a game |',
+            '|---|---|---|---|---|---|---|---|']
+    for mode in (True, False):
+        for opponent in sorted({run['opponent'] for run in runs}):
+            chosen = [run for run in runs if run['mate_search'] == mode and run['opponent'] == opponent]
+            if not chosen:
+                continue
+            scores = [(run['won'] + run['drew'] / 2) / (run['won'] + run['drew'] + run['lost']) for run in chosen]
+            total = [sum(run[key] for run in chosen) for key in ('won', 'drew', 'lost')]
+            counted = [run['moves'] / 40 for run in chosen if run['moves']]
+            rows.append(f'| {"on" if mode else "off"} | {opponent} | {len(chosen)} | {", ".join(f"{x:.3f}" for x in scores)} | '
+                        f'{statistics.median(scores):.3f} | {min(scores):.3f} | {"-".join(map(str, total))} | '
+                        f'{statistics.median(counted):.0f} |')
+    return '\n'.join(rows)
+
+
 # What a GPU bought, against the same machine's CPUs (docs/scaling.md), from docs/scaling/gpu.json
 GPU_BEGIN = '<!-- the table below is made by docs/make_tables.py from docs/scaling/gpu.json -->'
 
@@ -236,6 +260,7 @@ PAGES = {'README.md': [(BEGIN, table)], 'README.ja.md': [(BEGIN, table)],
          os.path.join('docs', 'strength.md'): [(BEGIN, table), (LEVELS_BEGIN, levels_table)],
          os.path.join('docs', 'ja', 'playing.md'): [(LEVELS_BEGIN, levels_table)],
          os.path.join('docs', 'lab', 'settai.md'): [(SETTAI_BEGIN, settai_table)],
+         os.path.join('docs', 'lab', 'mate-search.md'): [(MATE_BEGIN, mate_table)],
          os.path.join('docs', 'shogi.md'): [(SHOGI_BEGIN, shogi_table)],
          os.path.join('docs', 'lab', 'recipes-at-equal-time.md'): [(RECIPES_BEGIN, recipes_table)],
          os.path.join('docs', 'scaling.md'): [(GPU_BEGIN, gpu_table), (GPU_CYCLE_BEGIN, gpu_cycle_table)],
