@@ -135,8 +135,7 @@ def offered_moves(game, state, said):
 
 # Ask until the human types a legal move, 投了 (resign) or 待った (undo): the action, RESIGN or UNDO;
 # None at end of input
-def ask_action(state, read=input, game=None, said=WORDS['en']):
-    game = as_game(game or load_game('tictactoe'))
+def ask_action(state, read, game, said=WORDS['en']):
     offered = offered_moves(game, state, said)
     while True:
         try:

@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-from alphazero.search.evaluator import Evaluator, KnownValues
+from alphazero.search.evaluator import Evaluator
 from alphazero.search.search import search_roots
 from alphazero.cli.run import ArgumentParser, run
 from alphazero.errors import UserError
@@ -31,7 +31,7 @@ from alphazero.settings import SearchSettings
 from alphazero.game.registry import load_game
 from alphazero.play.levels import choose_level, load_playing_model
 from alphazero.limits import MAX_SIMS, check_search, file_path, largest_search
-from alphazero.play.players import MctsPlayer, policy_choice
+from alphazero.play.players import MctsPlayer, known_values, policy_choice
 from alphazero.play.settai import settai_for
 from alphazero.cli.words import WORDS, level_text
 
@@ -334,10 +334,8 @@ def main():
     game = load_game(args.game)
     model = load_playing_model(game, args.model, args.sims, args.level, SearchSettings.sims)
     search = settings_of(SearchSettings, args, sims=model.sims)
-    evaluator = Evaluator(model.network, search.cache)
-    if search.mate_search and game.known_value:  # leaves that mate in one are won, as dlshogi values them
-        evaluator = KnownValues(evaluator, game.known_value)
-    think = thinker(evaluator, search, np.random.default_rng(), game)
+    think = thinker(known_values(Evaluator(model.network, search.cache), game, search), search, np.random.default_rng(),
+                    game)
     print(f'{ENGINE_NAME}: {game.NAME}, {model.description}, {model.sims} simulations per move at full strength '
           f'({model.why}); playing at {level_text(model.level, WORDS["en"])}', file=sys.stderr)
     session = UsiSession(game, think, model.level.simulations or model.sims,

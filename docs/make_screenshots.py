@@ -26,15 +26,16 @@ SHOTS = {
 LANGUAGES = {'en': '', 'ja': '_ja'}
 
 
-def serve(folder):
-    """play_web.py on a free port, run in `folder`; returns the process and the page's address."""
-    process = subprocess.Popen([sys.executable, os.path.join(ROOT, 'play_web.py'), '--port', '0'], cwd=folder,
+def serve(folder, *args):
+    """play_web.py (with `args`) on a free port, run in `folder`; returns the process and the page's
+    address (tests/interfaces/test_web.py serves its pages so too). RuntimeError when it does not start."""
+    process = subprocess.Popen([sys.executable, os.path.join(ROOT, 'play_web.py'), '--port', '0', *args], cwd=folder,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = process.stdout.readline()
     address = re.search(r'http://127\.0\.0\.1:\d+/', line)
     if not address:
         process.kill()
-        sys.exit(f'error: play_web.py did not start: {process.stderr.read().strip()}')
+        raise RuntimeError(f'play_web.py did not start: no address in {line!r}: {process.stderr.read().strip()}')
     return process, address.group(0)
 
 
@@ -64,7 +65,10 @@ def main():
         sys.exit('error: no Japanese font, so the Japanese pictures would show empty boxes: install one '
                  '(sudo apt-get install fonts-noto-cjk)')
     with tempfile.TemporaryDirectory() as folder:
-        process, address = serve(folder)
+        try:
+            process, address = serve(folder)
+        except RuntimeError as error:
+            sys.exit(f'error: {error}')
         try:
             for name in args.only or SHOTS:
                 for lang in LANGUAGES:

@@ -1,4 +1,5 @@
-"""Moves as text: a game's action names (GTP's a1-style squares, shogi's USI moves) and their parsing."""
+"""Moves as text: a game's action names (GTP's a1-style squares, shogi's USI moves) and their parsing,
+and Japanese moves made comparable."""
 
 
 # ----- names of moves and colours -----
@@ -37,3 +38,16 @@ def parse_move(game, text):
         if square_name(square, columns) == text:
             return game.square_action(square)
     return None
+
+
+# ----- Japanese moves (shogi's KI2 and KIF) -----
+# Full-width digits and kanji numerals as ASCII digits; no side marks (▲△☗☖) or spaces, full-width
+# ones included: how a typed Japanese move is compared with the moves' names
+JAPANESE_DIGITS = str.maketrans({**{c: str(i) for i, c in enumerate('０１２３４５６７８９')},
+                                 **{c: str(i) for i, c in enumerate('〇一二三四五六七八九')},
+                                 '▲': None, '△': None, '☗': None, '☖': None, ' ': None, '\u3000': None})
+
+
+def plain_japanese(text):
+    """A Japanese move with its digits as ASCII and without side marks or spaces: ▲７六歩 -> 76歩."""
+    return text.strip().translate(JAPANESE_DIGITS)

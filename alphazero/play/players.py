@@ -206,10 +206,15 @@ def mating(player, game, search):
     (SearchSettings) asks for it, and the player searches (a policy level stays as it is); its search's
     leaves then take the values the game knows (KnownValues: a mate in one)."""
     if game.mate_line and search.mate_search and isinstance(player, MctsPlayer):
-        if game.known_value:
-            player.evaluator = KnownValues(player.evaluator, game.known_value)
+        player.evaluator = known_values(player.evaluator, game, search)
         return MatingPlayer(player, game.mate_line)
     return player
+
+
+def known_values(evaluator, game, search):
+    """`evaluator`, whose leaves take the values the game knows without the network (KnownValues: full
+    shogi's mate in one) where it knows some and `search` (SearchSettings) asks for the mate search."""
+    return KnownValues(evaluator, game.known_value) if game.known_value and search.mate_search else evaluator
 
 
 class FunctionPlayer(Player):

@@ -130,16 +130,40 @@ def read_shogi_records(path, game):
 
 
 # ----- writing -----
-def ending_of(state, result):
-    """The CSA ending of a game: from the rules when its moves end it, else from its stated result."""
+# How a game ended, as KIF's last move line says it, and whether the side to move lost ('lose'),
+# won ('win') or drew: the rules' ending, or the side to move resigned, or the game was left unfinished
+KIF_ENDINGS = {'mate': ('詰み', 'lose'), 'resign': ('投了', 'lose'), 'repetition': ('千日手', 'draw'),
+               'perpetual_check': ('反則負け', 'lose'), 'opponent_perpetual_check': ('反則勝ち', 'win'),
+               'move_limit': ('持将棋', 'draw'), 'interrupted': ('中断', None)}
+ENDING_WORDS = {'mate': {'en': 'checkmate', 'ja': '詰み'}, 'resign': {'en': 'resignation', 'ja': '投了'},
+                'repetition': {'en': 'fourfold repetition (sennichite)', 'ja': '千日手'},
+                'perpetual_check': {'en': 'perpetual check', 'ja': '連続王手の千日手'},
+                'opponent_perpetual_check': {'en': 'perpetual check', 'ja': '連続王手の千日手'},
+                'move_limit': {'en': 'the 256-move limit', 'ja': '256手ルール'}, 'interrupted': {'en': 'interrupted', 'ja': '中断'}}
+
+
+def how_it_ended(state, resigned=False):
+    """The key of KIF_ENDINGS that says how a game reached `state` ended."""
     ending = state.ending()
-    mover, other = ('+', '-') if state.is_first_player() else ('-', '+')
-    if ending == 'lose':  # mated, or it gave perpetual check: an illegal action of its own
-        return '%TSUMI' if not state.legal_actions() else f'%{mover}ILLEGAL_ACTION'
-    if ending == 'win':   # the opponent gave perpetual check
-        return f'%{other}ILLEGAL_ACTION'
+    if ending == 'lose':
+        return 'mate' if not state.legal_actions() else 'perpetual_check'
+    if ending == 'win':
+        return 'opponent_perpetual_check'
     if ending == 'draw':
-        return '%SENNICHITE' if state.repetition() else '%MAX_MOVES'
+        return 'repetition' if state.repetition() else 'move_limit'
+    return 'resign' if resigned else 'interrupted'
+
+
+def ending_of(state, result):
+    """The CSA ending of a game: from the rules when its moves end it (how_it_ended), else from its
+    stated result."""
+    how = how_it_ended(state)
+    mover, other = ('+', '-') if state.is_first_player() else ('-', '+')
+    rules = {'mate': '%TSUMI', 'perpetual_check': f'%{mover}ILLEGAL_ACTION',
+             'opponent_perpetual_check': f'%{other}ILLEGAL_ACTION', 'repetition': '%SENNICHITE',
+             'move_limit': '%MAX_MOVES'}
+    if how in rules:
+        return rules[how]
     return '%HIKIWAKE' if result == 0 else '%TORYO' if value_for(state, result, True) < 0 else '%KACHI'
 
 
@@ -168,30 +192,6 @@ def write_usi(path, games, game):
                 state = replay(game, actions)[1]
                 stated = '' if state.is_done() else ' ' + endings[ending_of(state, actions.result)]
                 f.write(state.usi_position() + stated + '\n')
-
-
-# How a game ended, as KIF's last move line says it, and whether the side to move lost ('lose'),
-# won ('win') or drew: the rules' ending, or the side to move resigned, or the game was left unfinished
-KIF_ENDINGS = {'mate': ('詰み', 'lose'), 'resign': ('投了', 'lose'), 'repetition': ('千日手', 'draw'),
-               'perpetual_check': ('反則負け', 'lose'), 'opponent_perpetual_check': ('反則勝ち', 'win'),
-               'move_limit': ('持将棋', 'draw'), 'interrupted': ('中断', None)}
-ENDING_WORDS = {'mate': {'en': 'checkmate', 'ja': '詰み'}, 'resign': {'en': 'resignation', 'ja': '投了'},
-                'repetition': {'en': 'fourfold repetition (sennichite)', 'ja': '千日手'},
-                'perpetual_check': {'en': 'perpetual check', 'ja': '連続王手の千日手'},
-                'opponent_perpetual_check': {'en': 'perpetual check', 'ja': '連続王手の千日手'},
-                'move_limit': {'en': 'the 256-move limit', 'ja': '256手ルール'}, 'interrupted': {'en': 'interrupted', 'ja': '中断'}}
-
-
-def how_it_ended(state, resigned=False):
-    """The key of KIF_ENDINGS that says how a game reached `state` ended."""
-    ending = state.ending()
-    if ending == 'lose':
-        return 'mate' if not state.legal_actions() else 'perpetual_check'
-    if ending == 'win':
-        return 'opponent_perpetual_check'
-    if ending == 'draw':
-        return 'repetition' if state.repetition() else 'move_limit'
-    return 'resign' if resigned else 'interrupted'
 
 
 def conclusion(state, resigned=False, lang='ja'):

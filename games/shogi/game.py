@@ -23,6 +23,7 @@ import sys
 import numpy as np
 
 from alphazero import REPO
+from alphazero.game.notation import plain_japanese
 from alphazero.play.opponents import heuristic_opponents, mcts_action, random_action
 
 # The network's view of the game
@@ -309,12 +310,9 @@ def parse_action(state, text):
 
 
 def comparable(text):
-    """Japanese text made comparable: no side marks or spaces, ASCII digits, kanji ranks as digits,
-    katakana piece names as hiragana."""
-    table = {**{c: str(i) for i, c in enumerate('０１２３４５６７８９')}, **{c: str(i + 1) for i, c in enumerate(RANKS)},
-             '▲': None, '△': None, '☗': None, '☖': None, ' ': None, '\u3000': None}
-    text = text.strip().translate(str.maketrans(table))
-    return ''.join(chr(ord(c) - 0x60) if 'ァ' <= c <= 'ヶ' else c for c in text)
+    """Japanese text made comparable: ASCII digits (kanji ranks too), no side marks or spaces
+    (plain_japanese), katakana piece names as hiragana."""
+    return ''.join(chr(ord(c) - 0x60) if 'ァ' <= c <= 'ヶ' else c for c in plain_japanese(text))
 
 
 # Symmetry: the left-right mirror, as (square permutation, action permutation)

@@ -28,6 +28,7 @@ except ImportError:  # the optional extra is missing: say how to install it, in 
     raise UserError('full shogi (--game shogi9) needs the cshogi library (GPL-3.0, an optional extra): '
                     'install it with `WITH_SHOGI=1 bash setup.sh` (or `pip install cshogi`)') from None
 
+from alphazero.game.notation import plain_japanese
 from alphazero.play.opponents import random_action
 from alphazero.records.shogi import conclusion  # noqa: F401 (the end of a game as a record says it)
 
@@ -330,12 +331,9 @@ def japanese_name(state, action):
     return move_to_ki2(state.moves()[action], state.board)
 
 
-# Japanese notation (KI2: ▲７六歩, △同　銀, ５八金右, ２二角成) made comparable: no side marks or
-# spaces, digits and kanji numerals as ASCII digits, one spelling per piece
-JAPANESE_SPELLINGS = str.maketrans({**{c: str(i) for i, c in enumerate('０１２３４５６７８９')},
-                                    **{c: str(i) for i, c in enumerate('〇一二三四五六七八九')},
-                                    '王': '玉', '竜': '龍', '▲': None, '△': None, '☗': None, '☖': None,
-                                    ' ': None, '\u3000': None})
+# Japanese notation (KI2: ▲７六歩, △同　銀, ５八金右, ２二角成) made comparable: digits as ASCII and no
+# side marks or spaces (plain_japanese), one spelling per piece
+PIECE_SPELLINGS = str.maketrans({'王': '玉', '竜': '龍'})
 
 
 # Promoted silver, knight and lance are written two ways (成銀 or 全, 成桂 or 圭, 成香 or 杏): one of them
@@ -347,7 +345,7 @@ KIF_SOURCE = re.compile(r'^(.+?)\(([1-9])([1-9])\)$')
 def comparable(text):
     """A move in Japanese made comparable: digits as ASCII, 王 as 玉, 竜 as 龍, no ▲△ or spaces, and one
     spelling of each promoted piece."""
-    text = text.translate(JAPANESE_SPELLINGS)
+    text = plain_japanese(text).translate(PIECE_SPELLINGS)
     for long, short in PROMOTED_SPELLINGS:
         text = text.replace(long, short)
     return text

@@ -11,6 +11,7 @@ from alphazero.files import atomic_output
 from alphazero.data.history import history_files, read_history, write_history
 from alphazero.network.model_file import load_model, save_model
 from conftest import run_script, tiny_model
+from alphazero.game.registry import as_game
 from human_play import ask_action
 from train_network import load_data
 
@@ -84,9 +85,9 @@ def test_out_of_range_flags_are_explained(workdir):
 def test_illegal_or_malformed_human_moves_are_asked_again(capsys):
     state = game.State().next(4)
     answers = iter(['', 'four', '4', 'j9', 'b2', ' A1 '])  # b2 is taken; squares by column and row
-    assert ask_action(state, lambda prompt: next(answers)) == 0
+    assert ask_action(state, lambda prompt: next(answers), as_game(game)) == 0
     assert capsys.readouterr().out.count('is not a legal move') == 5
-    assert ask_action(state, lambda prompt: (_ for _ in ()).throw(EOFError)) is None
+    assert ask_action(state, lambda prompt: (_ for _ in ()).throw(EOFError), as_game(game)) is None
 
 
 def test_human_text_game_against_the_ai(tiny_best, capsys):

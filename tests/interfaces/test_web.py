@@ -4,7 +4,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 
 import numpy as np
@@ -15,6 +14,9 @@ from play_web import PAGE_GAMES as GAMES
 from alphazero.network.runtimes import KerasNetwork
 from conftest import REPO, need, random_endgame, run_node, tiny_exported_model, tiny_model
 from pv_mcts import pv_mcts_visits
+
+sys.path.insert(0, os.path.join(REPO, 'docs'))
+from make_screenshots import serve  # noqa: E402 (play_web.py on a free port, as the pictures are made)
 
 CHROMIUM = os.environ.get('CHROMIUM', '/usr/bin/chromium')
 
@@ -172,18 +174,6 @@ def test_javascript_check_fails_on_a_wrong_vector(tmp_path):
 
 
 # ----- the served page in Chromium -----
-def serve(cwd, *args):
-    """Start play_web.py on a free port; returns the process and the page's address."""
-    process = subprocess.Popen([sys.executable, os.path.join(REPO, 'play_web.py'), '--port', '0', *args], cwd=cwd,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = process.stdout.readline()
-    address = re.search(r'http://127\.0\.0\.1:\d+/', line)
-    if not address:
-        process.kill()
-        raise AssertionError(f'no address in {line!r}: {process.stderr.read()}')
-    return process, address.group(0)
-
-
 def browse(workdir, mode, *serve_args):
     """Serve the page and run web/test/e2e.mjs on it; returns node's result and the server's log."""
     need(os.path.exists(CHROMIUM), f'Chromium ({CHROMIUM})', 'apt-get install chromium')
