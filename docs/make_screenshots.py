@@ -22,6 +22,7 @@ SHOTS = {
     'web_levels': ('connect4', '900x720', 'dd', False),
     'web_review': ('tictactoe', '900x720', 'a1b1a2b2a3', True),
     'web_pointothello': ('pointothello', '900x720', None, False),
+    'web_shogi9': ('shogi9', '900x860', '7g7f 3c3d 8h2b+ 3a2b B*4e', False),
 }
 LANGUAGES = {'en': '', 'ja': '_ja'}
 

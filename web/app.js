@@ -28,7 +28,7 @@ let language = startingLanguage(), text = words(language);
 let history = [];      // every position of the game so far, from the start
 let played = [];       // the actions between them
 let chances = [];      // the AI's estimate of the human's expected score (0 to 1) at each position
-let humanFirst = true, generation = 0, analysis = null, focusSquare = 0;
+let humanFirst = true, generation = 0, analysis = null, focusSquare = 0, started = new Date();
 let selected = null;   // shogi: the piece picked to move, { square } or { piece } from the hand
 const settaiDrift = new SettaiDrift();  // what settai mode has seen of the human in this game (Othello: match.py's settai_for)
 
@@ -131,15 +131,20 @@ function chooseLanguage() {
 
 // The board's coordinates, as the move list names the squares: columns a, b, c... from the left, rows
 // 1, 2, 3... from the top (Connect Four's moves name the columns alone)
+// (full shogi: files 9 to 1, ranks 一 to 九, as shogi writes them)
 function renderLabels() {
   const cell = (label) => { const span = document.createElement('span'); span.textContent = label; return span; };
   const columns = $('column-labels'), rows = $('row-labels');
+  const labels = game.labels ? game.labels(language) : {
+    columns: Array.from({ length: game.columns }, (_, c) => String.fromCharCode(97 + c)),
+    rows: Array.from({ length: game.rows }, (_, r) => (current === 'connect4' ? '' : String(r + 1))),
+  };
   columns.style.gridTemplateColumns = `repeat(${game.columns}, var(--cell))`;
   columns.style.setProperty('--cell', $('board').style.getPropertyValue('--cell'));
-  columns.replaceChildren(...Array.from({ length: game.columns }, (_, c) => cell(String.fromCharCode(97 + c))));
+  columns.replaceChildren(...labels.columns.map(cell));
   rows.style.gridTemplateRows = `repeat(${game.rows}, var(--cell))`;
   rows.style.setProperty('--cell', $('board').style.getPropertyValue('--cell'));
-  rows.replaceChildren(...Array.from({ length: game.rows }, (_, r) => cell(current === 'connect4' ? '' : String(r + 1))));
+  rows.replaceChildren(...labels.rows.map(cell));
 }
 
 // ----- drawing -----
@@ -185,8 +190,12 @@ function pieceElement(player, piece) {
 const squareLabel = (square) => (game.squareName ? game.squareName(square) : game.actionName(game.squareAction(square)));
 
 // Shogi: what a click means while a piece is (or is not) picked
-const fromSelected = (now, action) => (selected.piece ? game.dropPiece(action) === selected.piece
+const fromSelected = (now, action) => (selected.piece ? game.dropPiece(action, now) === selected.piece
   : game.sourceSquare(now, action) === selected.square);
+
+// A move's name in the move list and the review: full shogi's in Japanese as KIF writes it (▲７六歩(77))
+const moveName = (action, position) => (language === 'ja' && game.japaneseName ? game.japaneseName(action, position)
+  : game.actionName(action, position));
 
 // A small disc of the player's colour before its name (tic-tac-toe: the name, o or x, alone)
 function named(player) {
@@ -278,23 +287,28 @@ function render() {
   renderChances(over);
 }
 
-// Shogi: each side's pieces in hand, the second player's above the board, the first player's below;
-// a click on one of yours picks it to drop
+// Shogi: each side's pieces in hand, the second player's above the board, the first player's below,
+// one per kind with its count; a click on one of yours picks it to drop
 function renderHands(now) {
   game.hands(now).forEach((hand, player) => {
     const box = $(player === 0 ? 'hand-bottom' : 'hand-top');
     box.replaceChildren(text.inHand(sideName(player)));
-    for (const piece of [1, 2, 3]) {
-      for (let i = 0; i < hand[piece]; i++) {
-        const button = document.createElement('button');
-        button.className = 'in-hand';
-        button.dataset.piece = piece;
-        button.dataset.player = player;
-        button.append(pieceElement(player, piece));
-        if (selected && selected.piece === piece && player === (humanFirst ? 0 : 1)) button.classList.add('picked');
-        button.addEventListener('click', () => { if (player === (humanFirst ? 0 : 1)) pick({ piece }); });
-        box.append(button);
+    for (const piece of game.handKinds || [1, 2, 3]) {
+      if (!hand[piece]) continue;
+      const button = document.createElement('button');
+      button.className = 'in-hand';
+      button.dataset.piece = piece;
+      button.dataset.player = player;
+      button.append(pieceElement(player, piece));
+      if (hand[piece] > 1) {
+        const count = document.createElement('span');
+        count.className = 'count';
+        count.textContent = hand[piece];
+        button.append(count);
       }
+      if (selected && selected.piece === piece && player === (humanFirst ? 0 : 1)) button.classList.add('picked');
+      button.addEventListener('click', () => { if (player === (humanFirst ? 0 : 1)) pick({ piece }); });
+      box.append(button);
     }
   });
 }
@@ -323,17 +337,26 @@ async function review(index) {
 
 // ----- saving and loading a game -----
 // The game as text, in the move list's notation: Othello a transcript without its passes
-// ('f5d6c3'), Connect Four its columns ('dcde'), shogi its moves with spaces ('b2b3 b1c2 C*a2')
+// ('f5d6c3'), Connect Four its columns ('dcde'), simple shogi its moves with spaces ('b2b3 b1c2
+// C*a2'); full shogi a KIF record, which the shogi GUIs read
 function recordText() {
+  if (game.kifRecord) {
+    const ai = `AlphaZero (${$('level').selectedOptions[0].textContent.split(' – ')[0]})`;
+    return game.kifRecord(state(), humanFirst ? [text.human, ai] : [ai, text.human], started);
+  }
   const names = played.map((a, ply) => game.actionName(a, history[ply])).filter((name) => name !== 'pass');
   return names.join(game.sourceSquare ? ' ' : '');
 }
 
 // The moves a text names from the start: each the legal move whose name comes next (any case;
 // spaces, commas and move numbers such as '12.' between them are skipped; Connect Four also takes
-// the columns as 1-7); a pass that is the only move is played whether written or not.
-// { moves } or { error }
+// the columns as 1-7); a pass that is the only move is played whether written or not; full shogi
+// also reads KIF (numbered lines of moves, ７六歩(77)). { moves } or { error }
 function parseRecord(record) {
+  if (game.kifMoves && /^\s*1\s+\S/m.test(record)) {
+    const { moves, error, plies } = game.kifMoves(record);
+    return error === undefined ? { moves } : { error: text.notLegal(error, plies) };
+  }
   let position = game.initial(), rest = record.toLowerCase();
   const moves = [];
   const play = (action, length) => { moves.push(action); position = game.next(position, action); rest = rest.slice(length); };
@@ -370,8 +393,9 @@ function loadRecord() {
 
 function saveRecord() {
   const link = document.createElement('a');
-  link.href = URL.createObjectURL(new Blob([recordText() + '\n'], { type: 'text/plain' }));
-  link.download = `${current}-game.txt`;
+  // Full shogi: a .kifu file (KIF in UTF-8, as ShogiHome and 将棋所 read it)
+  link.href = URL.createObjectURL(new Blob([game.kifRecord ? recordText() : recordText() + '\n'], { type: 'text/plain' }));
+  link.download = `${current}-game.${game.kifRecord ? 'kifu' : 'txt'}`;
   link.click();
   URL.revokeObjectURL(link.href);
 }
@@ -382,7 +406,7 @@ function renderMoves() {
   list.replaceChildren();
   for (let ply = 0; ply < played.length; ply += 2) {
     const item = document.createElement('li');
-    item.textContent = played.slice(ply, ply + 2).map((a, i) => game.actionName(a, history[ply + i])).join('  ');
+    item.textContent = played.slice(ply, ply + 2).map((a, i) => moveName(a, history[ply + i])).join('  ');
     list.append(item);
   }
   list.scrollTop = list.scrollHeight;
@@ -402,7 +426,7 @@ function renderChances(over) {
   }
   $('review').hidden = !game.isDone(state());
   if (reviewing !== null && analysis && analysis.state === now) {
-    $('review-text').textContent = text.reviewAt(index, history.length - 1, game.actionName(bestAction(analysis), now));
+    $('review-text').textContent = text.reviewAt(index, history.length - 1, moveName(bestAction(analysis), now));
   } else {
     $('review-text').textContent = reviewing === null ? '' : text.reviewAt(index, history.length - 1, over ? '-' : '…');
   }
@@ -492,18 +516,34 @@ function clickSquare(square) {
 // to the square clicked; a click on anything else drops the pick
 function pick(target) {
   if (document.body.dataset.state !== 'human') return;
+  $('promotion').hidden = true;
   const now = state(), legal = game.legalActions(now);
   if (selected && target.square !== undefined) {
-    const action = legal.find((a) => fromSelected(now, a) && game.actionSquare(now, a) === target.square);
-    if (action !== undefined) {
+    const actions = legal.filter((a) => fromSelected(now, a) && game.actionSquare(now, a) === target.square);
+    if (actions.length) {
       selected = null;
-      play(action);
-      return afterMove().catch(failed);
+      return actions.length > 1 ? askPromotion(actions) : playHuman(actions[0]);  // full shogi: with or without promoting
     }
   }
   const again = selected && selected.square === target.square && selected.piece === target.piece;
-  const movable = legal.some((a) => (target.piece ? game.dropPiece(a) === target.piece : game.sourceSquare(now, a) === target.square));
+  const movable = legal.some((a) => (target.piece ? game.dropPiece(a, now) === target.piece : game.sourceSquare(now, a) === target.square));
   selected = movable && !again ? target : null;
+  render();
+}
+
+function playHuman(action) {
+  $('promotion').hidden = true;
+  play(action);
+  afterMove().catch(failed);
+}
+
+// Full shogi: a move that may promote asks whether to (成る / 成らない) before it is played
+function askPromotion(actions) {
+  const now = state();
+  const [promoting, staying] = [actions.find((a) => game.promotes(now, a)), actions.find((a) => !game.promotes(now, a))];
+  $('promote').onclick = () => playHuman(promoting);
+  $('stay').onclick = () => playHuman(staying);
+  $('promotion').hidden = false;
   render();
 }
 
@@ -540,6 +580,8 @@ function startGame(moves = []) {
   followRating();
   countedLevel = moves.length ? null : chosenLevel().number;
   humanFirst = $('side').value === 'first';
+  started = new Date();
+  $('promotion').hidden = true;
   history = [game.initial()];
   played = [];
   for (const action of moves) {

@@ -4,6 +4,8 @@
 // of the side to move and of its opponent (reading order, row 0 on top), and `depth` counts the
 // plies played. The functions of a game never change a state; next() returns a new one.
 // tests/interfaces/test_web.py checks these rules and the input planes against Python's, position by position.
+// Full shogi has its own file, shogi9.js.
+import { shogi9 } from './shogi9.js';
 
 // `lost` and `won` judge a finished game for the side to move (only Othello can end with it ahead)
 function makeGame({ name, rows, columns, actionCount, start, legalActions, play, isOver, lost, won = () => false }) {
@@ -356,5 +358,5 @@ const shogi = {
 
 export const GAMES = {
   tictactoe, connect4, gomoku, othello6: othello(6), othello8: othello(8), othello8planes: othello(8, 'planes8'),
-  pointothello: pointOthello(), shogi,
+  pointothello: pointOthello(), shogi, shogi9,
 };

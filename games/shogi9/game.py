@@ -35,6 +35,14 @@ from alphazero.records.shogi import conclusion  # noqa: F401 (the end of a game 
 # The network's view of the game
 NAME = 'shogi9'
 TITLE = {'en': 'Shogi', 'ja': '本将棋'}
+# How it looks on the page (web/shogi9.js has its rules): a wooden board, ▲ 先手 and △ 後手, pieces by
+# their kanji (cshogi's kinds 1 pawn .. 14 dragon)
+BOARD_COLOR, LINE_COLOR, MARKS = '#F3DFB0', '#8D6E63', ('▲', '△')
+PIECE_NAMES = {kind: {'en': en, 'ja': ja} for kind, (en, ja) in enumerate((
+    ('pawn', '歩兵'), ('lance', '香車'), ('knight', '桂馬'), ('silver', '銀将'), ('bishop', '角行'), ('rook', '飛車'),
+    ('gold', '金将'), ('king', '玉将'), ('promoted pawn', 'と金'), ('promoted lance', '成香'),
+    ('promoted knight', '成桂'), ('promoted silver', '成銀'), ('horse', '竜馬'), ('dragon', '竜王')), 1)}
+PIECE_LETTERS = '歩香桂銀角飛金玉と杏圭全馬龍'
 BOARD_SHAPE = (9, 9)
 SQUARE_PLANES = FEATURES1_NUM   # 62 = per side (the side to move first): 14 piece kinds, the squares
                                 # each kind attacks (14), attacked by at least 1, 2, 3 pieces (3)
@@ -57,7 +65,7 @@ REPETITIONS = 4                 # the fourth occurrence of a position ends the g
 STEPS = ((0, -1), (1, -1), (-1, -1), (1, 0), (-1, 0), (0, 1), (1, 1), (-1, 1), (1, -2), (-1, -2))
 KNIGHT_JUMPS = (8, 9)
 PROMOTING = 10                  # directions 10-19: the same moves, promoting
-DROPS = 20                      # directions 20-26: drop a pawn, lance, knight, silver, gold, bishop, rook
+DROPS = 20                      # directions 20-26: drop a pawn, lance, knight, silver, bishop, rook, gold
 ZONE = 3                        # the promotion zone: the far three ranks
 
 
@@ -286,6 +294,15 @@ class State:
     # The board in the shogi world's usual form (BOD, as KIF files print it)
     def __str__(self):
         return self.board.to_bod().rstrip()
+
+
+def piece_letter(kind):
+    return PIECE_LETTERS[kind - 1]
+
+
+# The page marks no steps on the pieces: their kanji say how they move
+def piece_steps(kind):
+    return []
 
 
 # A move's name: USI notation (7g7f, P*5e, 8h2b+)

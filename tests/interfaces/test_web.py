@@ -22,19 +22,61 @@ CHROMIUM = os.environ.get('CHROMIUM', '/usr/bin/chromium')
 
 
 # ----- shared test vectors -----
-def rules_vector(game, state, moves):
-    """What the JavaScript rules must say about the position reached by `moves`."""
+def rules_vector(game, state, moves, children=True):
+    """What the JavaScript rules must say about the position reached by `moves` (with the cells
+    after each legal move when `children`)."""
     vector = {'moves': list(moves), 'cells': state.cells(), 'planes': state.planes().reshape(-1).tolist(),
               'done': state.is_done(), 'lose': state.is_lose(), 'draw': state.is_draw(),
               'first': state.is_first_player()}
     if hasattr(state, 'sequence'):  # point-Othello: the values dealt to the game
         vector['sequence'] = list(state.sequence)
+    if getattr(state, 'sfen', None):  # full shogi: the position the game started from
+        vector['sfen'] = state.sfen
     if not state.is_done():
         vector['legal'] = state.legal_actions()
         if game.action_name:  # shogi: names that depend on the position
             vector['names'] = [game.action_name(state, a) for a in state.legal_actions()]
-        vector['children'] = {str(a): state.next(a).cells() for a in state.legal_actions()}
+        if game.NAME == 'shogi9':  # and as KIF records write them
+            from cshogi.KIF import move_to_kif
+            previous = state.board.history[-1] if state.board.history else None
+            vector['kif'] = [move_to_kif(state.moves()[a], previous) for a in state.legal_actions()]
+        vector['children'] = {str(a): state.next(a).cells() for a in state.legal_actions()} if children else {}
     return vector
+
+
+# Full shogi's positions that random games seldom reach, as (SFEN, USI moves): a pawn drop that
+# would mate (not legal) and one that does not; a fourfold repetition; a perpetual check (the checker
+# loses); a promotion that must be made and one that may
+SHOGI9_POSITIONS = (
+    ('7nk/7s1/8G/9/9/9/9/9/K8 b P 1', ()),
+    ('8k/7s1/8G/9/9/9/9/9/K8 b P 1', ()),
+    (None, ('2h3h', '8b7b', '3h2h', '7b8b') * 3),
+    ('8k/9/9/9/9/9/9/9/K6R1 b - 1', ('2i1i', '1a2a', '1i2i', '2a1a') * 3),
+    ('4k4/9/9/4P4/9/9/9/9/4K4 b N 1', ('5d5c+', '5a4a', 'N*5d', '4a5a', '5d4b+')),
+)
+
+
+def shogi9_vectors(games=2, seed=5):
+    """Every position of a few random games of full shogi (the cells after each move for every
+    eighth), and of SHOGI9_POSITIONS."""
+    game, rng = load_game('shogi9'), np.random.default_rng(seed)
+    vectors = []
+    for _ in range(games):
+        state, moves = game.State(), []
+        while True:
+            vectors.append(rules_vector(game, state, moves, children=len(moves) % 8 == 0))
+            if state.is_done():
+                break
+            moves.append(int(rng.choice(state.legal_actions())))
+            state = state.next(moves[-1])
+    for sfen, usi_moves in SHOGI9_POSITIONS:
+        state, moves = game.State(sfen), []
+        vectors.append(rules_vector(game, state, moves))
+        for usi in usi_moves:
+            moves.append(state.action_of_usi(usi))
+            state = state.next(moves[-1])
+            vectors.append(rules_vector(game, state, moves))
+    return vectors
 
 
 def rules_vectors(game, games=4, seed=0):
@@ -149,8 +191,8 @@ def settai_endgame_vectors():
 
 
 def test_javascript_rules_encoding_and_search_equal_pythons(tmp_path):
-    vectors = {'rules': {name: rules_vectors(load_game(name)) for name in GAMES},
-               'names': {name: action_names(load_game(name)) for name in GAMES if name != 'shogi'},
+    vectors = {'rules': {name: shogi9_vectors() if name == 'shogi9' else rules_vectors(load_game(name)) for name in GAMES},
+               'names': {name: action_names(load_game(name)) for name in GAMES if name not in ('shogi', 'shogi9')},
                'search': [v for name in GAMES for v in search_vectors(name)], 'settai': settai_vectors(),
                'settai_games': settai_game_vectors(), 'settai_endgames': settai_endgame_vectors()}
     path = tmp_path / 'vectors.json'
@@ -174,12 +216,13 @@ def test_javascript_check_fails_on_a_wrong_vector(tmp_path):
 
 
 # ----- the served page in Chromium -----
-def browse(workdir, mode, *serve_args):
-    """Serve the page and run web/test/e2e.mjs on it; returns node's result and the server's log."""
+def browse(workdir, mode, *serve_args, extra=()):
+    """Serve the page and run web/test/e2e.mjs on it (`extra`: the mode's own arguments); returns
+    node's result and the server's log."""
     need(os.path.exists(CHROMIUM), f'Chromium ({CHROMIUM})', 'apt-get install chromium')
     process, address = serve(workdir, *serve_args)
     try:
-        result = run_node('web/test/e2e.mjs', mode, address, str(workdir / f'{mode}.png'))
+        result = run_node('web/test/e2e.mjs', mode, address, str(workdir / f'{mode}.png'), *extra)
     finally:
         process.terminate()
         log = process.communicate(timeout=10)[1]
@@ -267,6 +310,30 @@ def test_a_whole_shogi_game_in_the_browser(workdir):
     tiny_exported_model('shogi', 4)
     result, _ = browse(workdir, 'shogi', '--game', 'shogi')
     assert re.search(r'played \d+ moves \(\d+ drops\): (You win|You lose|Draw)', result.stdout)
+
+
+def test_full_shogi_in_the_browser_in_japanese_saved_as_kif(workdir):
+    """A game of full shogi on the page (clicks, promotions asked, drops, a take-back), saved as a
+    .kifu file that tsshogi (ShogiHome's library) reads, line for line what write_kif writes for the
+    same moves, and loaded again on the page."""
+    from alphazero.records.shogi import write_kif
+    tiny_exported_model('shogi9', 4)
+    saved = workdir / 'page.kifu'
+    result, _ = browse(workdir, 'shogi9', '--game', 'shogi9', extra=(str(saved),))
+    assert re.search(r'played \d+ moves \(\d+ drops, [1-9]\d* promotions asked, \d+ made\), \d+ lines listed; saved and '
+                     r'loaded', result.stdout), result.stdout
+    read = run_node('web/test/read_kif.mjs', str(saved))
+    record = json.loads(read.stdout)
+    assert record['end'] == 'interrupt' and len(record['moves']) >= 20, record
+    game = load_game('shogi9')
+    state, actions = game.State(), []
+    for usi in record['moves']:
+        actions.append(state.action_of_usi(usi))
+        state = state.next(actions[-1])
+    page = saved.read_bytes().decode('utf-8').split('\r\n')
+    names = tuple(line.split('：', 1)[1] for line in page[2:4])
+    write_kif(str(workdir / 'python.kifu'), actions, game, names)
+    assert (workdir / 'python.kifu').read_bytes().decode('utf-8').split('\r\n')[1:] == page[1:]
 
 
 def test_a_missing_model_is_explained_on_the_page_and_in_the_log(workdir):

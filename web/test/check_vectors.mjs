@@ -1,9 +1,10 @@
 // Checks the JavaScript rules, input planes and search against vectors written by Python
 // (tests/interfaces/test_web.py): node web/test/check_vectors.mjs vectors.json
 //
-// rules:  positions reached by move sequences, with their legal moves, result flags, cells, input
-//         planes and the cells after every legal move (and the winning line, which must be the
-//         winner's stones); names: every action's name, as the GTP engine writes it
+// rules:  positions reached by move sequences (from an SFEN for some of full shogi's), with their
+//         legal moves, result flags, cells, input planes and the cells after every legal move (and
+//         the winning line, which must be the winner's stones; full shogi: the moves' KIF names);
+//         names: every action's name, as the GTP engine writes it
 // search: a position, the real network outputs Python saw while searching it (by input planes),
 //         and pv_mcts.py's visit counts, which web/mcts.js must reproduce
 // settai: moves' values (and predicted margins) and aims, and match.py's settai_choice, which
@@ -22,8 +23,8 @@ const failures = [];
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 const check = (ok, what) => { if (!ok && failures.length < 20) failures.push(what); };
 
-function replay(game, moves, sequence) {
-  let state = sequence ? game.initial(sequence) : game.initial();  // point-Othello: the values dealt
+function replay(game, moves, start) {
+  let state = start ? game.initial(start) : game.initial();  // point-Othello: the values dealt; shogi9: an SFEN
   for (const action of moves) state = game.next(state, action);
   return state;
 }
@@ -36,7 +37,7 @@ for (const [name, list] of Object.entries(vectors.rules)) {
     check(same(names, vectors.names[name]), `${name}: move names ${names} != ${vectors.names[name]}`);
   }
   for (const v of list) {
-    const state = replay(game, v.moves, v.sequence);
+    const state = replay(game, v.moves, v.sequence || v.sfen);
     const where = `${name} after [${v.moves}]`;
     positions += 1;
     check(same(game.cells(state), v.cells), `${where}: cells ${game.cells(state)} != ${v.cells}`);
@@ -60,6 +61,7 @@ for (const [name, list] of Object.entries(vectors.rules)) {
     if (v.done) continue;
     check(same(game.legalActions(state), v.legal), `${where}: legal ${game.legalActions(state)} != ${v.legal}`);
     if (v.names) check(same(v.legal.map((a) => game.actionName(a, state)), v.names), `${where}: move names`);
+    if (v.kif) check(same(v.legal.map((a) => game.kifName(a, state)), v.kif), `${where}: KIF names`);
     for (const [action, cells] of Object.entries(v.children)) {
       check(same(game.cells(game.next(state, Number(action))), cells), `${where}: cells after ${action}`);
     }

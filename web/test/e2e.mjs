@@ -4,6 +4,10 @@
 //                                                      360x900 screen): disc count, marks, the board fits
 //   node web/test/e2e.mjs points  URL screenshot.png   a whole point-Othello game: values, scores, the result
 //   node web/test/e2e.mjs shogi   URL screenshot.png   a whole simple-shogi game: pick a piece, then its square; drops
+//   node web/test/e2e.mjs shogi9  URL screenshot.png KIF  full shogi in Japanese: the 9x9 board with 9-1 and 一-九,
+//                                                      moves by clicking (promotion asked), drops, ▲ moves in the
+//                                                      list, a take-back; the game saved as KIF (to the path KIF)
+//                                                      and loaded again
 //   node web/test/e2e.mjs error   URL screenshot.png   the page must explain a missing model
 //   node web/test/e2e.mjs picker  URL screenshot.png   every game picked in turn from one server: its name, board
 //                                                      and a move; a game named in the address (#connect4)
@@ -19,18 +23,19 @@
 // or $CHROMIUM), driven by playwright-core.
 import { launchChromium } from './chromium.mjs';
 
-const [mode, url, screenshot, size = '360x900'] = process.argv.slice(2);
+const [mode, url, screenshot, extra] = process.argv.slice(2);
+const size = mode === 'othello' && extra ? extra : '360x900';
 const [width, height] = size.split('x').map(Number);
 const fail = (message) => { throw new Error(message); };
 
 const browser = await launchChromium();
 try {
-  const page = await browser.newPage(mode === 'othello' ? { viewport: { width, height } } : {});
+  const page = await browser.newPage({ acceptDownloads: true, ...(mode === 'othello' ? { viewport: { width, height } } : {}) });
   const problems = [];
   page.on('pageerror', (error) => problems.push(error.message));
   page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
   page.on('response', (response) => { if (response.status() >= 400 && mode !== 'error') problems.push(`${response.status()} ${response.url()}`); });
-  await page.goto(mode === 'languages' ? `${url}?lang=ja` : url);
+  await page.goto(mode === 'languages' || mode === 'shogi9' ? `${url}?lang=ja` : url);
   const pageState = () => page.evaluate(() => document.body.dataset.state);
   const waitFor = (states) => page.waitForFunction(
     (wanted) => wanted.includes(document.body.dataset.state), states, { timeout: 60000 });
@@ -99,7 +104,7 @@ try {
       if (await page.title() !== `AlphaZero: ${config.games[name].look.title.en}`) fail(`${name}: the title is ${await page.title()}`);
       const squares = GAMES[name].rows * GAMES[name].columns;
       if (await count('.square') !== squares) fail(`${name}: ${await count('.square')} squares, not ${squares}`);
-      if (name !== 'shogi') {  // one move by clicking (shogi picks a piece first: its own test)
+      if (!GAMES[name].sourceSquare) {  // one move by clicking (shogi picks a piece first: their own tests)
         const legal = await squaresOf('.square.legal');
         await page.click(`.square[data-square="${legal[0]}"]`);
         await page.waitForFunction(() => document.querySelectorAll('#moves li').length > 0, null, { timeout: 60000 });
@@ -184,6 +189,61 @@ try {
     const result = await text('#status');
     if (!['You win', 'You lose', 'Draw'].includes(result)) fail(`the game ended with "${result}"`);
     console.log(`played ${moves} moves (${drops} drops): ${result}`);
+  } else if (mode === 'shogi9') {
+    // Full shogi in Japanese: the coordinates as shogi writes them, then moves by clicking a marked
+    // piece (or a piece in hand) and a marked square, answering the promotion question both ways
+    await waitFor(['human']);
+    const columns = await page.$$eval('#column-labels span', (found) => found.map((s) => s.textContent).join(''));
+    const rows = await page.$$eval('#row-labels span', (found) => found.map((s) => s.textContent).join(''));
+    if (columns !== '987654321' || rows !== '一二三四五六七八九') fail(`coordinates ${columns} ${rows}`);
+    let moves = 0, drops = 0, promotions = 0, asked = 0;
+    while (moves < 30) {
+      await waitFor(['human', 'over', 'error']);
+      const state = await pageState();
+      if (state === 'error') fail(await page.textContent('#error'));
+      if (state === 'over') break;
+      const inHand = await page.$$('#hand-bottom .in-hand');
+      if (inHand.length && moves % 3 === 0) {
+        await inHand[0].click();
+        drops += 1;
+      } else {
+        const movable = await squaresOf('.square.legal');
+        await page.click(`.square[data-square="${movable[(7 * moves) % movable.length]}"]`);
+      }
+      const targets = await squaresOf('.square.legal');
+      if (!targets.length || !(await page.$$('.picked')).length) fail('picking a piece marks neither it nor its squares');
+      await page.click(`.square[data-square="${targets[(3 * moves) % targets.length]}"]`);
+      if (!(await page.$eval('#promotion', (box) => box.hidden))) {
+        asked += 1;
+        await page.click(asked % 2 ? '#promote' : '#stay');
+        promotions += asked % 2;
+      }
+      moves += 1;
+    }
+    const listed = await page.$$eval('#moves li', (found) => found.map((li) => li.textContent));
+    if (!/^▲[１-９][一二三四五六七八九].+\(\d\d\)  △/.test(listed[0])) fail(`the move list: ${listed[0]}`);
+    await waitFor(['human', 'over']);
+    const before = await page.$$eval('#moves li', (found) => found.length);
+    if (await pageState() === 'human') {
+      await page.click('#take-back');
+      await waitFor(['human']);
+      const kif = await page.$eval('#record', (r) => r.value);
+      if (!/手数----指手/.test(kif)) fail(`the game as text is not KIF: ${kif.slice(0, 80)}`);
+    }
+    // Saved as a file, then loaded again into a new game: the same moves
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#save')]);
+    if (!download.suggestedFilename().endsWith('.kifu')) fail(`saved as ${download.suggestedFilename()}`);
+    await download.saveAs(extra);
+    const saved = await page.$eval('#record', (r) => r.value);
+    const shown = await page.$$eval('#moves li', (found) => found.map((li) => li.textContent).join(' '));
+    await page.click('#new-game');
+    await waitFor(['human', 'thinking']);
+    await page.fill('#record', saved);
+    await page.click('#load');
+    await waitFor(['human', 'over']);
+    const again = await page.$$eval('#moves li', (found) => found.map((li) => li.textContent).join(' '));
+    if (again !== shown || await text('#record-error')) fail(`loaded again: ${again} != ${shown} (${await text('#record-error')})`);
+    console.log(`played ${moves} moves (${drops} drops, ${asked} promotions asked, ${promotions} made), ${before} lines listed; saved and loaded`);
   } else if (mode === 'levels') {
     // Tic-tac-toe with a measured ladder: the levels show their Elo; the adaptive level follows the
     // player's rating after a finished game and forgets it on reset; settai mode plays
