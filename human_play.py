@@ -27,7 +27,7 @@ from alphazero.play.levels import Level, load_playing_model
 from alphazero.limits import file_path
 from alphazero.play.players import level_player, mating
 from alphazero.play.settai import settai_for
-from alphazero.cli.words import LANGUAGES, WORDS, colour, game_text, language, level_text, said_text, words
+from alphazero.cli.words import LANGUAGES, WORDS, colour, game_text, language, level_text, said_error, said_text, words
 from pv_mcts import pv_mcts_action
 
 # Parameters
@@ -517,9 +517,16 @@ def parse_args(argv=None):
 
 def main():
     args = parse_args()
+    said = words(language(args.lang))
+    try:
+        play(args, said)
+    except UserError as error:  # said in the player's language
+        raise UserError(said_error(str(error), said)) from None
+
+
+def play(args, said):
     game = load_game(args.game)
-    lang = language(args.lang)
-    said = words(lang)
+    lang = said['lang']
     if not args.text and not game.has_window:
         raise UserError(said['no_window'].format(game=game.NAME))
     model = load_playing_model(game, args.model or playing_model_path(game, lang=lang), args.sims, args.level,

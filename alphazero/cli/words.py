@@ -87,6 +87,49 @@ JAPANESE = ((r'^(.*) converted to ONNX, on onnxruntime$', r'\1（ONNX に変換�
             (r'^Fairy-Stockfish depth (\d+)$', r'Fairy-Stockfish 深さ \1'))
 
 
+# The errors a player meets (a model missing, of another game or damaged; no window; no cshogi),
+# said in Japanese: first the advice inside a message, then the message around it
+JAPANESE_ADVICE = (
+    (r'give a model of (\w+) \(its best\.h5, or the best\.onnx that export\.py writes\)',
+     r'\1 のモデル（best.h5、または export.py が書き出す best.onnx）を指定してください'),
+    (r'move it away, then `(python dual_network\.py[^`]*)` creates a new one, `(python train_cycle\.py[^`]*)` trains it',
+     r'別の場所へ移してから `\1` で新しく作り、`\2` で学習してください'),
+    (r'`(python dual_network\.py[^`]*)` creates a new one, `(python train_cycle\.py[^`]*)` trains it',
+     r'`\1` で新しく作り、`\2` で学習してください'),
+    (r'move it away(?:, then|;) `(python [^`]+)` writes it(?: again from the \.h5 file)?', r'別の場所へ移してから `\1` で作り直してください'),
+    (r'`(python [^`]+)` writes it', r'`\1` で作れます'),
+    (r'; if it is a model of (.+?), add --game (\w+)', r'。\1 のモデルなら --game \2 を付けてください'),
+)
+JAPANESE_ERRORS = (
+    (r'^(.+?) not found: (.*)\.$', r'\1 がありません: \2。'),
+    (r'^(.+?) is a folder, not a model file: give the model inside it, for example (.+)\.$',
+     r'\1 はフォルダーです。中のモデルのファイル（たとえば \2）を指定してください。'),
+    (r'^(.+?) takes input (\(.*?\)), but (\w+) needs (\(.*?\)): (.*)\.$', r'\1 の入力は \2 ですが、\3 には \4 が必要です: \5。'),
+    (r'^(.+?) has outputs (.*), but (\w+) needs (.*?) \(and (.*?)\): (.*)\.$', r'\1 の出力は \2 ですが、\3 には \4 が必要です: \6。'),
+    (r'^(.+?) has inputs/outputs (.*), not (.*?) \(and (.*?)\): (.*)\.$', r'\1 の入出力は \2 で、\3 ではありません: \5。'),
+    (r'^(.+?) is not a readable (Keras|ONNX) model \((.*)\): (.*)\.$', r'\1 は読み込める \2 のモデルではありません（\3）: \4。'),
+    (r'^(.+?) is missing or older than (.+?): run `python export.py` first\.$',
+     r'\1 がないか \2 より古いので、先に `python export.py` を実行してください。'),
+    (r'^cannot open a window \((.*)\); use --text to play in the terminal$',
+     r'ウィンドウを開けません（\1）。--text を付けると端末で対局できます。'),
+    (r'^full shogi \(--game shogi9\) needs the cshogi library .*$',
+     '本将棋（--game shogi9）には cshogi ライブラリ（GPL-3.0、追加のライブラリ）が必要です。'
+     '`WITH_SHOGI=1 bash setup.sh`（または `pip install cshogi`）でインストールしてください。'),
+)
+
+
+def said_error(message, said):
+    """An error's message in the language of `said`: the player's errors in Japanese, any other as it is."""
+    if said['lang'] != 'ja' or not any(re.match(pattern, message) for pattern, _ in JAPANESE_ERRORS):
+        return message
+    for pattern, replacement in JAPANESE_ADVICE:
+        message = re.sub(pattern, replacement, message)
+    for pattern, replacement in JAPANESE_ERRORS:
+        if re.match(pattern, message):
+            return re.sub(pattern, replacement, message)
+    return message
+
+
 def said_text(text, said):
     """A line of the model's or an opponent's description in the language of `said` (the page's
     web/i18n.js names the opponents the same way)."""

@@ -11,7 +11,7 @@ from alphazero.files import atomic_output
 from alphazero.data.history import history_files, read_history, write_history
 from alphazero.network.model_file import load_model, save_model
 from conftest import run_script, tiny_model
-from alphazero.game.registry import as_game
+from alphazero.game.registry import as_game, load_game
 from human_play import ask_action
 from train_network import load_data
 
@@ -179,6 +179,22 @@ def test_errors_are_one_short_line(tiny_best, argv):
     result = run_script(*argv, cwd='.', timeout=120)
     lines = result.stderr.strip().splitlines()
     assert result.returncode == 2 and len(lines) == 1 and lines[0].startswith('error: ') and len(lines[0]) <= 220, lines
+
+
+@pytest.mark.parametrize('model, said', [
+    ('nothere.h5', 'error: nothere.h5 がありません: tictactoe のモデル（best.h5、または export.py が書き出す best.onnx）を指定してください。'),
+    ('model', 'error: model はフォルダーです。中のモデルのファイル（たとえば model/best.h5）を指定してください。'),
+    ('connect4.h5', 'error: connect4.h5 の入力は (6, 7, 2) ですが、tictactoe には (3, 3, 2) が必要です: tictactoe のモデル'
+                    '（best.h5、または export.py が書き出す best.onnx）を指定してください。connect4 のモデルなら --game connect4 を付けてください。'),
+    ('broken.onnx', 'error: broken.onnx は読み込める ONNX のモデルではありません（'),
+])
+def test_the_players_errors_in_japanese(tiny_best, model, said):
+    """human_play.py --lang ja says what is wrong with a model in Japanese, in one line."""
+    save_model(tiny_model(0, rules=load_game('connect4')), 'connect4.h5')
+    open('broken.onnx', 'wb').write(b'not a model')
+    result = run_script('human_play.py', '--text', '--lang', 'ja', '--model', model, cwd='.', timeout=120)
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode == 2 and len(lines) == 1 and lines[0].startswith(said), lines
 
 
 @pytest.mark.parametrize('script', ['self_play.py', 'train_network.py', 'train_cycle.py', 'evaluate_best_player.py'])
