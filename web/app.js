@@ -10,7 +10,7 @@
 import * as ort from '/ort/ort.wasm.min.mjs';
 import { GAMES } from './games.js';
 import { LANGUAGES, startingLanguage, words } from './i18n.js';
-import { SettaiDrift, bestAction, fairSearch, policyChoice, settaiSearch } from './mcts.js';
+import { SETTAI_MIN_SIMS, SettaiDrift, bestAction, fairSearch, policyChoice, settaiSearch } from './mcts.js';
 
 // A piece's steps (dx, dy) as the dots of the style sheet, .step0 (up) to .step7, clockwise
 const STEP_DOTS = ['0,-1', '1,-1', '1,0', '1,1', '0,1', '-1,1', '-1,0', '-1,-1'];
@@ -45,10 +45,18 @@ function showError(message) {
   document.body.dataset.state = 'error';
 }
 
+// Settai mode searches every legal move on its own; where that would take longer than this at the
+// network's speed here (full shogi: some 80 moves), each move gets fewer simulations, and the page says so
+const SETTAI_SECONDS = 8;
+let evaluations = 0, evaluationTime = 0;  // the network's speed on this machine, measured as it plays
+
 // The network on one position: the move probabilities and the value for the side to move
 async function evaluate(position) {
   const input = new ort.Tensor('float32', game.planes(position), [1, game.rows, game.columns, game.channels]);
+  const start = performance.now();
   const output = await session.run({ input });
+  evaluations += 1;
+  evaluationTime += performance.now() - start;
   return { policy: output.pi.data, value: output.v.data[0], margin: output.margin ? output.margin.data[0] : undefined };
 }
 
@@ -476,7 +484,7 @@ async function afterMove() {
   const level = chosenLevel();
   const position = state();
   const settai = !humanToMove() && $('settai').checked && !$('settai').disabled;
-  const result = settai ? await settaiSearch(game, evaluate, position, level.simulations, game.discCounts ? settaiDrift : null)
+  const result = settai ? await settaiSearch(game, evaluate, position, settaiSims(position, level.simulations), game.discCounts ? settaiDrift : null)
     : level.simulations === 0 ? await policyChoice(game, evaluate, position, humanToMove() ? 0 : level.temperature)
       : await fairSearch(game, evaluate, position, level.simulations);
   if (mine !== generation) return;  // a move, a take-back or a new game came first
@@ -502,6 +510,16 @@ async function afterMove() {
 }
 
 const failed = (error) => showError(text.failed(error.message || error));
+
+// The simulations settai mode gives each legal move: the level's, or as many as SETTAI_SECONDS allow
+// at the speed measured so far (said beside the switch when fewer)
+function settaiSims(position, simulations) {
+  const rate = evaluations ? 1000 * evaluations / evaluationTime : Infinity;
+  const moves = game.legalActions(position).length;
+  const sims = Math.max(SETTAI_MIN_SIMS, Math.min(simulations, Math.floor(rate * SETTAI_SECONDS / moves)));
+  $('settai-note').textContent = sims < simulations ? text.settaiSims(sims, moves) : '';
+  return sims;
+}
 
 function clickSquare(square) {
   if (document.body.dataset.state !== 'human') return;

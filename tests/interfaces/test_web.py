@@ -321,7 +321,7 @@ def test_full_shogi_in_the_browser_in_japanese_saved_as_kif(workdir):
     saved = workdir / 'page.kifu'
     result, _ = browse(workdir, 'shogi9', '--game', 'shogi9', extra=(str(saved),))
     assert re.search(r'played \d+ moves \(\d+ drops, [1-9]\d* promotions asked, \d+ made\), \d+ lines listed; saved and '
-                     r'loaded', result.stdout), result.stdout
+                     r'loaded; settai answered', result.stdout), result.stdout
     read = run_node('web/test/read_kif.mjs', str(saved))
     record = json.loads(read.stdout)
     assert record['end'] == 'interrupt' and len(record['moves']) >= 20, record

@@ -7,7 +7,7 @@
 //   node web/test/e2e.mjs shogi9  URL screenshot.png KIF  full shogi in Japanese: the 9x9 board with 9-1 and 一-九,
 //                                                      moves by clicking (promotion asked), drops, ▲ moves in the
 //                                                      list, a take-back; the game saved as KIF (to the path KIF)
-//                                                      and loaded again
+//                                                      and loaded again; settai mode answers
 //   node web/test/e2e.mjs error   URL screenshot.png   the page must explain a missing model
 //   node web/test/e2e.mjs picker  URL screenshot.png   every game picked in turn from one server: its name, board
 //                                                      and a move; a game named in the address (#connect4)
@@ -243,7 +243,15 @@ try {
     await waitFor(['human', 'over']);
     const again = await page.$$eval('#moves li', (found) => found.map((li) => li.textContent).join(' '));
     if (again !== shown || await text('#record-error')) fail(`loaded again: ${again} != ${shown} (${await text('#record-error')})`);
-    console.log(`played ${moves} moves (${drops} drops, ${asked} promotions asked, ${promotions} made), ${before} lines listed; saved and loaded`);
+    // Settai mode answers a move
+    await page.check('#settai');
+    await page.click('#new-game');
+    await waitFor(['human']);
+    await page.click(`.square[data-square="${(await squaresOf('.square.legal'))[0]}"]`);
+    await page.click(`.square[data-square="${(await squaresOf('.square.legal'))[0]}"]`);
+    await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 1
+      && document.getElementById('moves').textContent.includes('△') && document.body.dataset.state === 'human', null, { timeout: 60000 });
+    console.log(`played ${moves} moves (${drops} drops, ${asked} promotions asked, ${promotions} made), ${before} lines listed; saved and loaded; settai answered`);
   } else if (mode === 'levels') {
     // Tic-tac-toe with a measured ladder: the levels show their Elo; the adaptive level follows the
     // player's rating after a finished game and forgets it on reset; settai mode plays
