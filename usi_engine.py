@@ -45,6 +45,7 @@ TIME_MARGIN = 0.8            # share of the time allowed for a move that the sea
 MOVES_TO_GO = 40             # a move may take the remaining time / this (besides byoyomi and increment)
 FIRST_RATE = 200.0           # simulations per second assumed before the first search measures it
 MAX_MULTIPV = 20             # the most root moves a search reports (MultiPV)
+INFO_SECONDS = 1.0           # a long search says where it stands at least this often (an info line)
 MATE_NODES_PER_MS = 100      # df-pn's positions a millisecond that go mate T allows (it visits more)
 MATE_NODES_MOST = 10_000_000  # and for go mate infinite
 
@@ -81,10 +82,15 @@ class UsiSession:
         self.stop = threading.Event()       # set by stop and quit, read by the search under way
         self.searching = threading.Event()  # set while a search runs: isready is answered at once
         self.finished = False
+        self.emit = None             # writes a line to the GUI while a search runs (protocol.serve's writer)
         self.commands = {'usi': self.usi, 'isready': lambda words: ['readyok'], 'setoption': self.setoption,
                          'usinewgame': lambda words: [], 'position': self.position, 'go': self.go,
                          'stop': self.release, 'ponderhit': self.release, 'gameover': lambda words: [],
                          'quit': self.quit}
+
+    def stream_to(self, write):
+        """protocol.serve hands over its writer: info lines go out while a search runs."""
+        self.emit = lambda text: write(text + '\n')
 
     def interrupt(self, line):
         """Heard as each line arrives, before the lines ahead of it are answered (protocol.serve): stop
@@ -230,7 +236,9 @@ class UsiSession:
         if mate:  # a forced mate df-pn proved: played without the network, as dlshogi does
             lines = [(mate, 1.0)]
         else:
-            lines = self.think(state, sims, self.level, self.stop, self.settai, self.multipv)
+            progress = self.progress(state, started)
+            lines = self.think(state, sims, self.level, self.stop, self.settai, self.multipv, progress)
+            sims = progress.done or sims  # fewer when stopped
         seconds = max(time.perf_counter() - started, 1e-3)
         if not searches:
             sims = 1  # the policy alone: one evaluation
@@ -241,6 +249,22 @@ class UsiSession:
         best = self.game.action_name(state, lines[0][0][0])
         self.log(f'{best}: {infos[0]}')
         return infos, f'bestmove {best}'
+
+    def progress(self, state, started):
+        """progress(line, value, simulations) for a search: keeps in progress.done the simulations made,
+        and says an info line of the principal line each INFO_SECONDS, so that a GUI shows a long search
+        as it goes."""
+        said = started
+
+        def progress(line, value, simulations):
+            nonlocal said
+            progress.done = simulations
+            now = time.perf_counter()
+            if self.emit is not None and line and now - said >= INFO_SECONDS:
+                said = now
+                self.emit(self.info(state, line, value, False, simulations, now - started))
+        progress.done = 0
+        return progress
 
     def info(self, state, line, value, forced, sims, seconds, multipv=None):
         """The info line of one line (`forced`: a mate df-pn proved): `info [multipv I] depth D nodes N time T
@@ -253,7 +277,7 @@ class UsiSession:
                 break
         score = f'mate {len(line)}' if forced else 'mate 1' if walked[1].is_lose() else f'cp {centipawns(value)}'
         number = f'multipv {multipv} ' if multipv else ''
-        return (f'info {number}depth {len(names)} nodes {sims} time {round(seconds * 1000)} nps {round(self.rate)} '
+        return (f'info {number}depth {len(names)} nodes {sims} time {round(seconds * 1000)} nps {round(sims / seconds)} '
                 f'score {score} pv {" ".join(names)}')
 
     def mate(self, milliseconds):
@@ -300,19 +324,21 @@ def parse_args(argv=None):
 
 
 def thinker(evaluator, search, rng, game):
-    """think(state, sims, level, stop, settai, multipv) for UsiSession: [(line, value)], the principal
-    line and value of a search of `sims` simulations as `search` (SearchSettings) says, cut short when
-    the event `stop` is set, then the next most visited root moves with their values, up to `multipv`
+    """think(state, sims, level, stop, settai, multipv, progress) for UsiSession: [(line, value)], the
+    principal line and value of a search of `sims` simulations as `search` (SearchSettings) says, cut
+    short when the event `stop` is set (progress(line, value, simulations) hears the principal line
+    after each simulation), then the next most visited root moves with their values, up to `multipv`
     in all; at a policy level the policy's move and the network's value; in settai mode the move of
     settai_choice (alphazero/play/settai.py) and the network's value."""
-    def think(state, sims, level, stop=None, settai=False, multipv=1):
+    def think(state, sims, level, stop=None, settai=False, multipv=1, progress=None):
         if settai:
             player = MctsPlayer(evaluator, search.with_sims(max(1, sims)), 0.0, rng, settai=settai_for(game), stop=stop)
             return [([player.choose([state])[0][0]], float(evaluator([state])[1][0]))]
         if level is not None and not level.simulations:
             policies, values = evaluator([state])
             return [([policy_choice(state, policies[0], level.temperature, rng)], float(values[0]))]
-        result = search_roots(evaluator, [state], search.with_sims(sims), with_lines=True, stop=stop)
+        result = search_roots(evaluator, [state], search.with_sims(sims), with_lines=True, stop=stop,
+                              progress=progress and (lambda tree, done: progress(*tree.principal_line(0), done)))
         line, value = result.lines[0]
         if not line:  # stopped before its first simulation: the policy's most likely move
             policies, values = evaluator([state])
@@ -342,7 +368,7 @@ def main():
                          lambda text: print(text, file=sys.stderr, flush=True), model.levels, model.level, args.settai,
                          search.mate_search)
     serve(lines, answers, lambda line: ''.join(answer + '\n' for answer in session.execute(line)),
-          lambda: session.finished, session.interrupt, session.at_once)
+          lambda: session.finished, session.interrupt, session.at_once, session.stream_to)
 
 
 if __name__ == '__main__':

@@ -17,7 +17,7 @@ def protocol_streams():
     return io.TextIOWrapper(sys.stdin.buffer, errors='replace', newline='\n'), answers
 
 
-def serve(lines, output, reply, finished, interrupt=None, at_once=None):
+def serve(lines, output, reply, finished, interrupt=None, at_once=None, stream_to=None):
     """Write reply(line) (text, or None for nothing) on `output` for every line of `lines`, until
     finished() says so, the input ends, or the reader closes the output (then the rest is dropped
     quietly).
@@ -26,7 +26,8 @@ def serve(lines, output, reply, finished, interrupt=None, at_once=None):
     on a thread of their own while this one goes on reading. `interrupt(line)` hears each line as it
     arrives, before the ones ahead of it are answered: it may stop the search under way (USI's stop
     and quit, GTP's quit), and returns True for a line that ends the conversation. `at_once(line)`
-    may answer a line out of turn (USI's isready during a search): its text, or None."""
+    may answer a line out of turn (USI's isready during a search): its text, or None. `stream_to(write)`
+    receives the writer, for text written while a reply is being made (USI's info lines of a search)."""
     pending, closed, writing = queue.Queue(), threading.Event(), threading.Lock()
 
     def write(text):
@@ -49,6 +50,8 @@ def serve(lines, output, reply, finished, interrupt=None, at_once=None):
                 closed.set()
                 return
 
+    if stream_to:
+        stream_to(write)
     worker = threading.Thread(target=answer, daemon=True)
     worker.start()
     for line in lines:

@@ -40,12 +40,13 @@ class SearchResult:
 
 
 def search_roots(evaluator, roots, settings=SearchSettings(), root_noise=None, gumbel_noise=None, with_lines=False,
-                 stop=None):
+                 stop=None, progress=None):
     """Search every root with settings.sims simulations (the first evaluates the roots) and return a
     SearchResult. root_noise: None (the book), or (alpha, weight, rng) for Dirichlet noise on the
     roots' priors. gumbel_noise: with Gumbel's root policy, (scales, rng) (gumbel.py's GumbelRoot).
     stop: an event (threading.Event) that ends the search after the simulation under way, as an
-    engine's GUI asks with stop or quit; the result is that of the simulations made."""
+    engine's GUI asks with stop or quit; the result is that of the simulations made. progress: called
+    as progress(tree, simulations) after each simulation (an engine's info lines during a long search)."""
     sims = settings.sims
     if sims < 1:
         raise ValueError('the search needs at least one simulation')
@@ -62,6 +63,8 @@ def search_roots(evaluator, roots, settings=SearchSettings(), root_noise=None, g
         path = tree.walk(lambda: root.select(tree, simulation),
                          lambda games, nodes: select_below(tree, games, nodes))
         tree.back_up(path, tree.expand_leaves(evaluator, path))
+        if progress is not None:
+            progress(tree, simulation + 2)  # the roots' evaluation was the first
 
     root_visits = tree.visits[:, 0]
     result = SearchResult(root_visits, tree.prior[:, 0], tree.root_q(), tree.node_value[:, 0],

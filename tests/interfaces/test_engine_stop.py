@@ -1,5 +1,5 @@
 """Engines obey their GUI during a search of any size: USI's stop answers with bestmove and isready
-with readyok at once, quit ends the process at once, for USI and GTP alike (a search asked for
+with readyok at once (and a long search sends info lines as it goes), quit ends the process at once, for USI and GTP alike (a search asked for
 more than memory holds is capped, with an info string that says so)."""
 import importlib.util
 import os
@@ -60,9 +60,14 @@ def test_usi_stop_isready_and_quit_are_heard_during_a_search_of_any_size(workdir
     engine.answer('usiok', 120)
     engine.send('position startpos')
     engine.send(f'go nodes {HUGE}')
-    time.sleep(2)
+    time.sleep(3.5)
     engine.send('isready')
-    assert engine.answer('readyok', 5)[1] < 1
+    streamed = []
+    assert engine.answer('readyok', 5, streamed)[1] < 1
+    # a long search says where it stands at least once a second: its principal line so far
+    nodes = [int(line.split(' nodes ')[1].split()[0]) for line in streamed if line.startswith('info depth')]
+    assert len(nodes) >= 2 and nodes == sorted(nodes) and all(' score cp ' in line and ' pv ' in line
+                                                                for line in streamed if line.startswith('info depth')), streamed
     engine.send('stop')
     said = []
     best, seconds = engine.answer('bestmove', 5, said)
