@@ -6,6 +6,10 @@
 # Quarry can show our AI, and match programs can set it against other engines. Moves are named as
 # in alphazero/engines/gtp.py (Othello: a1-h8, row 1 at the top, black first, `pass`). Only GTP goes to
 # standard output; everything else (TensorFlow's notices, our log) goes to standard error.
+#
+# Beyond play: `lz-analyze` and `kata-analyze` stream the search's candidate moves (visits, win rate,
+# prior, line) as Leela Zero and KataGo do, for Sabaki and Lizzie; the `gogui-rules_*` commands let a
+# generic board-game GUI (GoGui) host a game on a square board, as Egaroucid's console does.
 
 import inspect
 import re
@@ -27,7 +31,8 @@ from alphazero.game.values import player_value
 from alphazero.engines.gtp import COLORS, color_to_move, gtp_problem, parse_color
 from alphazero.game.notation import action_names, parse_move
 from alphazero.play.levels import load_playing_model
-from alphazero.limits import file_path
+from alphazero.limits import file_path, largest_search
+from alphazero.search.search import search_roots
 from alphazero.play.players import level_player
 from alphazero.play.settai import settai_for
 from alphazero.cli.words import level_text, words
@@ -35,22 +40,39 @@ from alphazero.cli.words import level_text, words
 # Parameters
 ENGINE_NAME = 'AlphaZero-book'
 ENGINE_VERSION = '1.0'
-MARKS = {1: 'X', -1: 'O', 0: '.'}  # showboard: black (the first player), white, empty
+MARKS = {1: 'X', -1: 'O', 0: '.'}  # showboard and gogui-rules_board: black (the first player), white, empty
+ANALYSIS_INTERVAL = 100            # centiseconds between analysis lines when the GUI gives none
+ANALYZE_COMMANDS = ('lz-analyze', 'kata-analyze')
 
 
 class GtpError(Exception):
     """A command that cannot be carried out: answered with `? message`."""
 
 
+class LineWaiting:
+    """Set once the GUI has sent a line after the one being answered: what ends an analysis."""
+
+    def __init__(self, session):
+        self.session = session
+
+    def is_set(self):
+        return self.session.heard > self.session.answered
+
+
 class GtpSession:
     """The state of one GTP conversation: the game so far, and the commands that change or show it.
-    `stop`: the event that cuts choose_action's search short, which quit sets as soon as it arrives."""
+    `stop`: the event that cuts choose_action's search short, which quit sets as soon as it arrives.
+    `analyze(state, stop, progress)`: a search of `state` until `stop` is set, calling
+    progress(tree, simulations) after each simulation (the analysis commands; None: none)."""
 
-    def __init__(self, game, choose_action, log=lambda text: None, stop=None):
+    def __init__(self, game, choose_action, log=lambda text: None, stop=None, analyze=None):
         self.game = game
         self.choose_action = choose_action   # state -> action
         self.log = log
         self.stop = stop
+        self.analyze = analyze
+        self.emit = None                     # writes to the GUI while a command runs (protocol.serve's writer)
+        self.heard = self.answered = 0       # lines heard and lines being answered: an analysis runs until another comes
         self.names = action_names(game)
         self.pass_action = game.PASS
         self.history = [game.State()]        # the position after each play or genmove; undo drops one
@@ -71,12 +93,29 @@ class GtpSession:
             'final_score': self.final_score,
             'quit': self.quit,
         }
+        rows, columns = game.BOARD_SHAPE
+        if rows == columns:  # GoGui's generic board games are square
+            self.commands.update({
+                'gogui-rules_game_id': self.game_title,
+                'gogui-rules_board_size': lambda: str(columns),
+                'gogui-rules_board': self.rules_board,
+                'gogui-rules_legal_moves': self.rules_legal_moves,
+                'gogui-rules_side_to_move': lambda: COLORS[color_to_move(self.state)],
+                'gogui-rules_final_result': self.rules_final_result,
+            })
+        if analyze is not None:
+            self.commands.update(dict.fromkeys(ANALYZE_COMMANDS))  # answered by analysis()
         self.finished = False                # after quit
 
     # ----- the protocol: one line in, one answer out -----
+    def stream_to(self, write):
+        """protocol.serve hands over its writer: an analysis writes as it goes."""
+        self.emit = write
+
     def interrupt(self, line):
         """Heard as each line arrives, before the lines ahead of it are answered (protocol.serve):
-        quit ends a genmove's search at once. True for quit."""
+        quit ends a genmove's search at once, and any line ends an analysis. True for quit."""
+        self.heard += 1
         words = line.split('#', 1)[0].split()
         if words and re.fullmatch('[0-9]+', words[0]):
             words = words[1:]
@@ -87,6 +126,7 @@ class GtpSession:
 
     def execute(self, line):
         """The answer to one line of input ('=... \\n\\n' or '?... \\n\\n'), or None for a line with no command."""
+        self.answered += 1
         # GTP 2's input rules: control characters other than HT and LF removed, HT as a space,
         # comments after #, words separated by spaces; an id is ASCII digits
         line = ''.join(c for c in line if c in '\t\n' or unicodedata.category(c) != 'Cc').replace('\t', ' ')
@@ -100,6 +140,8 @@ class GtpSession:
         try:
             if name not in self.commands:
                 raise GtpError('unknown command')
+            if name in ANALYZE_COMMANDS:
+                return self.analysis(name, number, arguments)
             command = self.commands[name]
             wanted = len(inspect.signature(command).parameters)
             if len(arguments) != wanted:
@@ -191,12 +233,69 @@ class GtpSession:
             lines.append(f'{COLORS[color_to_move(self.state)]} to move')
         return '\n' + '\n'.join(lines)
 
+    # ----- analysis, as Leela Zero's lz-analyze and KataGo's kata-analyze -----
+    def analysis(self, name, number, arguments):
+        """`lz-analyze [color] [interval]` (and kata-analyze, whose key-value pairs are ignored): `=`,
+        then every `interval` centiseconds one line of the root's candidate moves, most visited first,
+        until the GUI sends another line; the answer ends with an empty line."""
+        color = arguments[0] if arguments and not arguments[0].isdigit() else None
+        interval = next((int(word) for word in arguments if word.isdigit()), 0) or ANALYSIS_INTERVAL
+        state = self.to_move(color) if color is not None else self.state
+        if state.is_done() or self.emit is None:
+            return f'={number}\n\n'
+        self.emit(f'={number}\n')
+        stop, said, searched = LineWaiting(self), time.perf_counter(), None
+
+        def progress(tree, simulations):
+            nonlocal said, searched
+            searched = tree
+            if time.perf_counter() - said >= interval / 100:
+                said = time.perf_counter()
+                self.emit(candidates(self.game, tree, name == 'kata-analyze') + '\n')
+        self.analyze(state, stop, progress)
+        if searched is not None:
+            self.emit(candidates(self.game, searched, name == 'kata-analyze') + '\n')
+        while not stop.is_set():  # the tree is as large as memory allows: wait for the GUI
+            time.sleep(0.01)
+        return '\n'
+
+    # ----- GoGui's rules commands: the game hosted by a generic board-game GUI -----
+    def rules_board(self):
+        """The board as GoGui reads it: X, O and . for each row, the highest-numbered first (GoGui
+        numbers rows from the bottom, so that its vertices are ours)."""
+        rows, columns = self.game.BOARD_SHAPE
+        cells = self.state.cells()
+        return '\n' + '\n'.join(' '.join(MARKS[cells[y * columns + x]] for x in range(columns))
+                                for y in reversed(range(rows)))
+
+    def rules_legal_moves(self):
+        """The side to move's legal moves, `pass` when it must pass, nothing once the game is over."""
+        return '' if self.state.is_done() else ' '.join(self.names[a] for a in self.state.legal_actions())
+
+    def rules_final_result(self):
+        return self.final_score() if self.state.is_done() else 'unknown'
+
     def final_score(self):
         if not self.state.is_done():
             raise GtpError('cannot score: the game is not over')
         winner = player_value(self.state, True)
         margin = abs(self.game.score(self.state)) if self.game.score else 1
         return '0' if winner == 0 else f'{"B" if winner > 0 else "W"}+{margin}'
+
+
+def candidates(game, tree, kata):
+    """One analysis line: `info move M visits N winrate W prior P order K pv M ...` for each visited
+    root move, most visited first; the win rate and prior for the side to move, in ten-thousandths
+    (lz-analyze) or as fractions (kata-analyze)."""
+    visits, prior, q = tree.visits[0, 0], tree.prior[0, 0], tree.root_q()[0]
+    names = action_names(game)
+    scale = (lambda x: f'{x:.6f}') if kata else (lambda x: str(round(10000 * x)))
+    parts = []
+    for order, action in enumerate(sorted(np.flatnonzero(visits), key=lambda a: -visits[a])):
+        line, _ = tree.principal_line(0, int(action))
+        parts.append(f'info move {names[action]} visits {visits[action]} winrate {scale((q[action] + 1) / 2)} '
+                     f'prior {scale(prior[action])} order {order} pv {" ".join(names[a] for a in line)}')
+    return ' '.join(parts)
 
 
 def parse_args(argv=None):
@@ -223,13 +322,18 @@ def main():
     model = load_playing_model(game, args.model, args.sims, args.level, SearchSettings.sims)
     search = settings_of(SearchSettings, args, sims=model.sims)
     stop = threading.Event()  # set by quit, which the engine hears during a search (protocol.serve)
-    player = level_player(Evaluator(model.network, search.cache), model.level, np.random.default_rng(0),
+    evaluator = Evaluator(model.network, search.cache)
+    player = level_player(evaluator, model.level, np.random.default_rng(0),
                           game.determinize, settai_for(game, args.settai), search, stop)
     print(f'{ENGINE_NAME}: {game.NAME}, {model.description}, {model.sims} simulations per move at full strength '
           f'({model.why}); playing at {level_text(model.level, words())}', file=sys.stderr)
+    analysis = search.with_sims(largest_search(game))  # as large as memory holds: the GUI stops it
+
+    def analyze(state, stop, progress):
+        search_roots(evaluator, [state], analysis, stop=stop, progress=progress)
     session = GtpSession(game, lambda state: player.choose([state])[0][0],
-                         log=lambda text: print(text, file=sys.stderr, flush=True), stop=stop)
-    serve(lines, answers, session.execute, lambda: session.finished, session.interrupt)
+                         log=lambda text: print(text, file=sys.stderr, flush=True), stop=stop, analyze=analyze)
+    serve(lines, answers, session.execute, lambda: session.finished, session.interrupt, stream_to=session.stream_to)
 
 
 if __name__ == '__main__':

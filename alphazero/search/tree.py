@@ -133,11 +133,12 @@ class Tree:
             self.visits[edge] += 1
             self.value_sum[edge] += sign * leaf_value[on_path]
 
-    def principal_line(self, game):
-        """(actions, value) of one tree: the most visited move at each level down from the root, and
-        the first move's mean value for the side to move at the root."""
+    def principal_line(self, game, first=None):
+        """(actions, value) of one tree: the most visited move at each level down from the root (from
+        the root move `first` when given: an engine's line for each candidate), and the first move's
+        mean value for the side to move at the root."""
         child, visits, value_sum = self.child[game], self.visits[game], self.value_sum[game]
-        line, node = [], 0
+        line, node = ([], 0) if first is None else ([first], child[0, first])
         while node >= 0 and visits[node].sum() > 0:
             action = int(visits[node].argmax())
             line.append(action)

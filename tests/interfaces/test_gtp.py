@@ -352,3 +352,80 @@ def test_a_broken_engine_on_the_command_line_gives_one_line(tiny_othello8, tmp_p
                         '--engine', fake_engine(tmp_path, '= a1'), cwd=tiny_othello8)
     assert result.returncode == 2 and 'Traceback' not in result.stderr
     assert "error: the engine" in result.stderr and "answered 'a1'" in result.stderr
+
+
+# ----- analysis (lz-analyze, kata-analyze) and GoGui's rules commands -----
+def analysis_lines(answer):
+    """The candidate moves of each line of an analysis answer: [[(move, visits, winrate, prior, pv)]]."""
+    lines = []
+    for line in answer.splitlines()[1:]:
+        moves = []
+        for part in line.split('info ')[1:]:
+            words = part.split()
+            pairs = dict(zip(words[:8:2], words[1:8:2]))
+            moves.append((pairs['move'], int(pairs['visits']), float(pairs['winrate']), float(pairs['prior']),
+                          words[words.index('pv') + 1:]))
+        lines.append(moves)
+    return lines
+
+
+def test_the_engine_streams_its_analysis_until_the_next_command(tiny_othello8):
+    """lz-analyze every 0.1 s through our GTP client: lines of candidate moves (each a legal move, with
+    its visits, a win rate and prior in ten-thousandths and a line of legal moves starting with it),
+    the visits growing from line to line, until genmove ends it; kata-analyze says fractions."""
+    from alphazero.engines.gtp import GtpProcess
+    game = load_game('othello8')
+    engine = GtpProcess(f'{sys.executable} {os.path.join(REPO, "gtp_engine.py")} --game othello8')
+    try:
+        engine.ask('play black d3')
+        state = game.State().next(parse_move(game, 'd3'))
+        engine.send('lz-analyze 10')
+        time.sleep(2)
+        engine.send('genmove white')
+        ok, answer = engine.receive()
+        assert ok and engine.receive()[0]
+        lines = analysis_lines('=' + answer)
+        assert len(lines) >= 3, answer
+        names = {action_names(game)[a] for a in state.legal_actions()}
+        for moves in lines:
+            assert [m[1] for m in moves] == sorted((m[1] for m in moves), reverse=True)
+            for move, visits, winrate, prior, pv in moves:
+                assert move in names and pv[0] == move and 0 <= winrate <= 10000 and 0 <= prior <= 10000
+                walked = state
+                for name in pv:
+                    walked = walked.next(parse_move(game, name))
+        assert sum(m[1] for m in lines[-1]) > sum(m[1] for m in lines[0])
+        engine.send('kata-analyze black 10')
+        time.sleep(0.5)
+        engine.send('showboard')
+        ok, answer = engine.receive()
+        assert ok and engine.receive()[0]
+        kata = analysis_lines('=' + answer)
+        assert kata and all(0 <= m[2] <= 1 and 0 <= m[3] <= 1 for m in kata[-1])
+    finally:
+        engine.close()
+
+
+def test_gogui_rules_commands_host_the_game_in_a_generic_gui():
+    """The board with the highest row first (GoGui numbers rows from the bottom), the legal moves, the
+    side to move and the result, for a game played to its end; Connect Four (not square) has none."""
+    game = load_game('othello6')
+    gtp = GtpSession(game, lambda state: state.legal_actions()[0])
+    assert gtp.execute('gogui-rules_game_id') == gtp.execute('list_games')
+    assert gtp.execute('gogui-rules_board_size') == '= 6\n\n'
+    marks, cells = {1: 'X', -1: 'O', 0: '.'}, game.State().cells()
+    rows = [' '.join(marks[c] for c in cells[6 * y:6 * y + 6]) for y in range(6)]
+    assert gtp.execute('gogui-rules_board').split('\n')[1:7] == rows[::-1]
+    assert gtp.execute('gogui-rules_side_to_move') == '= black\n\n'
+    legal = gtp.execute('gogui-rules_legal_moves')[2:].split()
+    assert sorted(legal) == sorted(action_names(game)[a] for a in game.State().legal_actions())
+    assert gtp.execute('gogui-rules_final_result') == '= unknown\n\n'
+    state = game.State()
+    while not state.is_done():
+        assert gtp.execute('gogui-rules_side_to_move') == f'= {"black" if state.is_first_player() else "white"}\n\n' \
+            or state.legal_actions() == [game.PASS]
+        gtp.execute(f'genmove {"black" if state.is_first_player() else "white"}')
+        state = gtp.state
+    assert gtp.execute('gogui-rules_legal_moves') == '=\n\n'
+    assert gtp.execute('gogui-rules_final_result') == gtp.execute('final_score')
+    assert GtpSession(load_game('connect4'), None).execute('gogui-rules_board_size').startswith('? unknown command')
