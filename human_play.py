@@ -25,7 +25,7 @@ from alphazero.records.shogi import write_kif
 from alphazero.game.values import player_value
 from alphazero.play.levels import Level, load_playing_model
 from alphazero.limits import file_path
-from alphazero.play.players import level_player, mating
+from alphazero.play.players import level_player, solving
 from alphazero.play.settai import settai_for
 from alphazero.cli.words import LANGUAGES, WORDS, colour, game_text, language, level_text, said_error, said_text, words
 from pv_mcts import pv_mcts_action
@@ -207,7 +207,9 @@ def play_text(game, next_action, human_first, read=input, said=WORDS['en'], save
                 break
         else:
             action = next_action(state)
-            print(said['ai_plays'].format(move=move_text(game, state, action, said)))
+            solved = getattr(next_action, 'solved', None)  # the exact result the game's solver proved
+            print(said['ai_plays'].format(move=move_text(game, state, action, said))
+                  + (said['solved'].format(result=solved.says(said['lang'])) if solved else ''))
         history[-1] = (state, action)
         history.append((state.next(action), None))
     final = history[-1][0]
@@ -482,18 +484,25 @@ def play_piece_window(game, next_action, human_first, said=WORDS['en']):
 # The AI's move function: the book's search; in a game with hidden information (point-Othello's
 # future values) the batched search over samples of what it cannot see, so that it plays fair; with
 # a search beyond the book (--gumbel, --margin-weight), settai mode, a level (its policy alone, or its
-# number of simulations) or a game with a mate search (full shogi), the batched players. `search`:
-# SearchSettings
+# number of simulations) or a game with a solver (Othello's last empties, Connect Four, mates), the
+# batched players. `search`: SearchSettings. What the solver proved of the AI's last move, if anything,
+# is its `solved` (play_text says it)
 def ai_action(game, network, search=SearchSettings(), settai=False, level=None):
     game = as_game(game)
     determinize = game.determinize
-    book = determinize is None and not (game.mate_line and search.mate_search)
+    book = determinize is None and not (game.solve and search.solver)
     if book and search == SearchSettings(sims=search.sims) and not settai and level is None:
         return pv_mcts_action(network, 0.0, search.sims)
     level = level or Level(0, search.sims, 0.0)
-    player = mating(level_player(Evaluator(network, search.cache), level, np.random.default_rng(), determinize,
-                                 settai_for(game, settai), search), game, search)
-    return lambda state: player.choose([state])[0][0]
+    player = solving(level_player(Evaluator(network, search.cache), level, np.random.default_rng(), determinize,
+                                  settai_for(game, settai), search), game, search)
+
+    def next_action(state):
+        action = player.choose([state])[0][0]
+        next_action.solved = player.solved[0] if getattr(player, 'solved', None) else None
+        return action
+    next_action.solved = None
+    return next_action
 
 
 def parse_args(argv=None):

@@ -68,7 +68,7 @@ class UsiSession:
     def __init__(self, game, think, sims, log=lambda text: None, levels=(), level=None, settai=False, mate_search=True):
         self.game = game
         self.settai = settai         # 接待（接戦）モード: a close game, never throwing a won one
-        self.mate_search = mate_search  # df-pn before each search (--no-mate-search: off)
+        self.mate_search = mate_search  # df-pn before each search (--no-solver: off)
         self.multipv = 1             # the lines each search reports (the MultiPV option)
         self.think = think
         self.sims = sims
@@ -366,7 +366,7 @@ def main():
           f'({model.why}); playing at {level_text(model.level, WORDS["en"])}', file=sys.stderr)
     session = UsiSession(game, think, model.level.simulations or model.sims,
                          lambda text: print(text, file=sys.stderr, flush=True), model.levels, model.level, args.settai,
-                         search.mate_search)
+                         search.solver)
     serve(lines, answers, lambda line: ''.join(answer + '\n' for answer in session.execute(line)),
           lambda: session.finished, session.interrupt, session.at_once, session.stream_to)
 

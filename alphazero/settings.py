@@ -48,9 +48,10 @@ class SearchSettings:
                                         '+ W x margin instead of by the value alone', real_number(0, 1), metavar='W')
     cache: bool = setting(True, 'evaluate every leaf with the network, even positions seen before')
     c_puct: float = setting(C_PUCT)
-    mate_search: bool = setting(True, "do not look for a forced win with the game's solver before each search of a "
-                                      "player or an engine (full shogi: df-pn, which dlshogi runs before each move "
-                                      "and plays what it proves); self-play never looks")
+    solver: bool = setting(True, "do not settle positions with the game's solver before each search of a player or "
+                                 "an engine (Othello's last 10 empties, Connect Four from 20 stones, a forced mate in "
+                                 "either shogi: full shogi's df-pn, as dlshogi runs before each move) nor value a "
+                                 "leaf that mates in one as won; self-play never does")
 
     def with_sims(self, sims):
         return replace(self, sims=sims)

@@ -10,7 +10,7 @@
 import * as ort from '/ort/ort.wasm.min.mjs';
 import { GAMES } from './games.js';
 import { LANGUAGES, startingLanguage, words } from './i18n.js';
-import { SETTAI_MIN_SIMS, SettaiDrift, bestAction, fairSearch, policyChoice, settaiSearch } from './mcts.js';
+import { SETTAI_MIN_SIMS, SettaiDrift, bestAction, fairSearch, policyChoice, settaiSearch, solveMargin } from './mcts.js';
 
 // A piece's steps (dx, dy) as the dots of the style sheet, .step0 (up) to .step7, clockwise
 const STEP_DOTS = ['0,-1', '1,-1', '1,0', '1,1', '0,1', '-1,1', '-1,0', '-1,-1'];
@@ -28,6 +28,7 @@ let language = startingLanguage(), text = words(language);
 let history = [];      // every position of the game so far, from the start
 let played = [];       // the actions between them
 let chances = [];      // the AI's estimate of the human's expected score (0 to 1) at each position
+let margins = [];      // Othello's last empties: the human's exact final margin at each position solved
 let humanFirst = true, generation = 0, analysis = null, focusSquare = 0, started = new Date();
 let selected = null;   // shogi: the piece picked to move, { square } or { piece } from the hand
 const settaiDrift = new SettaiDrift();  // what settai mode has seen of the human in this game (Othello: match.py's settai_for)
@@ -428,6 +429,8 @@ function renderChances(over) {
     const value = game.terminalValue(now);  // for the side to move
     const human = game.isFirstPlayer(now) === humanFirst ? value : -value;
     $('value-text').textContent = human > 0 ? text.resultWon : human < 0 ? text.resultLost : text.resultDraw;
+  } else if (margins[index] !== undefined) {
+    $('value-text').textContent = text.solved(margins[index]);
   } else if (chances[index] !== undefined) {
     const percent = Math.round(100 * chances[index]);
     $('value-text').textContent = text.estimate(percent, 100 - percent);
@@ -464,6 +467,7 @@ function play(action) {
   history.push(game.next(state(), action));
   played.push(action);
   chances.length = history.length - 1;
+  margins.length = history.length - 1;
 }
 
 async function afterMove() {
@@ -484,13 +488,18 @@ async function afterMove() {
   const level = chosenLevel();
   const position = state();
   const settai = !humanToMove() && $('settai').checked && !$('settai').disabled;
-  const result = settai ? await settaiSearch(game, evaluate, position, settaiSims(position, level.simulations), game.discCounts ? settaiDrift : null)
+  // Othello's last empties are searched to the end, as games/othello8's solve does: the AI (at a
+  // searching level) plays the best final margin, and the estimate says it exactly
+  const solved = !settai && game.discCounts && !game.determinize && (humanToMove() || level.simulations)
+    ? solveMargin(game, position) : null;
+  const result = solved ? { choice: solved.action, value: Math.sign(solved.margin) } : settai ? await settaiSearch(game, evaluate, position, settaiSims(position, level.simulations), game.discCounts ? settaiDrift : null)
     : level.simulations === 0 ? await policyChoice(game, evaluate, position, humanToMove() ? 0 : level.temperature)
       : await fairSearch(game, evaluate, position, level.simulations);
   if (mine !== generation) return;  // a move, a take-back or a new game came first
   // The search's value is for the side to move; the chart shows the human's expected score
   analysis = result.visits ? { ...result, state: position } : null;
   chances[history.length - 1] = ((humanToMove() ? result.value : -result.value) + 1) / 2;
+  margins[history.length - 1] = solved ? (humanToMove() ? solved.margin : -solved.margin) : undefined;
   $('board').dataset.searched = result.visits && !result.choice ? result.visits.reduce((a, b) => a + b, 1) : 0;
   if (!humanToMove()) {
     play(result.choice ?? bestAction(result));
@@ -576,6 +585,7 @@ function takeBack() {
   history.length = last + 1;
   played.length = last;
   chances.length = last + 1;
+  margins.length = last + 1;
   afterMove().catch(failed);
 }
 
@@ -607,6 +617,7 @@ function startGame(moves = []) {
     played.push(action);
   }
   chances = [];
+  margins = [];
   reviewing = null;
   $('record-error').textContent = '';
   afterMove().catch(failed);
@@ -640,6 +651,7 @@ async function loadGame(name) {
   history = [game.initial()];
   played = [];
   chances = [];
+  margins = [];
   selected = null;
   analysis = null;
   reviewing = null;

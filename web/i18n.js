@@ -32,6 +32,7 @@ const TEXT = {
     you: 'You: ', ai: ' – AI: ', playsFirst: ' (first)', playsSecond: ' (second)',
     resultWon: 'Result: you won', resultLost: 'Result: you lost', resultDraw: 'Result: a draw',
     estimate: (you, ai) => `AI's estimate: you ${you}% – AI ${ai}%`,
+    solved: (margin) => `Solved to the end: ${margin > 0 ? `you win by ${margin}` : margin < 0 ? `you lose by ${-margin}` : 'a draw'}`,
     points: (n) => ` ${n} points`, toPlace: (next, later) => `To place now: ${next}; then ${later || 'nothing'}`,
     inHand: (side) => `${side} in hand: `, legalMove: 'legal move', empty: 'empty',
     levelOption: (level, near) => `Level ${level.number} – ${level.simulations ? `${level.simulations} simulations`
@@ -68,6 +69,7 @@ const TEXT = {
     you: 'あなた: ', ai: ' – AI: ', playsFirst: '（先手）', playsSecond: '（後手）',
     resultWon: '結果: あなたの勝ち', resultLost: '結果: あなたの負け', resultDraw: '結果: 引き分け',
     estimate: (you, ai) => `AI の見込み: あなた ${you}% – AI ${ai}%`,
+    solved: (margin) => `読み切り: ${margin > 0 ? `あなたの ${margin} 石差勝ち` : margin < 0 ? `あなたの ${-margin} 石差負け` : '引き分け'}`,
     points: (n) => ` ${n} 点`, toPlace: (next, later) => `いま置く値: ${next}、このあと: ${later || 'なし'}`,
     inHand: (side) => `${side}の持ち駒: `, legalMove: '打てる', empty: '空き',
     levelOption: (level, near) => `レベル ${level.number} – ${level.simulations ? `シミュレーション回数 ${level.simulations}`

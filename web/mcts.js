@@ -150,6 +150,27 @@ function exactMargin(game, state, alpha, beta, budget) {
   return best;
 }
 
+// The exact end of a game with a margin (Othello), as games/othello8's solve: with at most
+// SOLVER_EMPTIES empty squares, the move with the best final margin when both sides play their best
+// (the first on ties) and that margin for the side to move: { action, margin }; null earlier, or when
+// the search needs more than SOLVER_NODES positions
+export const SOLVER_EMPTIES = 10, SOLVER_NODES = 50000;
+export function solveMargin(game, state) {
+  if (game.isDone(state) || game.cells(state).filter((c) => c === 0).length > SOLVER_EMPTIES) return null;
+  const budget = { left: SOLVER_NODES };
+  try {
+    let action = null, margin = -Infinity;
+    for (const move of game.legalActions(state)) {
+      const result = -exactMargin(game, game.next(state, move), -Infinity, -margin, budget);
+      if (result > margin) [action, margin] = [move, result];
+    }
+    return { action, margin };
+  } catch (error) {
+    if (error === OUT_OF_NODES) return null;
+    throw error;
+  }
+}
+
 // match.py's settai_endgame: with at most SETTAI_EXACT_EMPTIES empty squares, the move whose final
 // margin with best play is the smallest that is not a loss (a draw when there is one), or the
 // smallest loss; null when the search needs more than SETTAI_EXACT_NODES positions

@@ -113,6 +113,11 @@ class Game:
     # within `nodes` positions, or None (full shogi: cshogi's df-pn): the engines play it without
     # searching, and `go mate` answers with it
     mate_line: Optional[Callable] = None
+    # solve(state) -> Solved (alphazero/game/solved.py): the exact result for the side to move and its
+    # move, where the game's solver settles the position within its budget (Othello's last empties,
+    # Connect Four from 20 stones, a forced mate in either shogi), else None: players and engines play
+    # it before searching, and say it ('wins by 6', 'mate in 7')
+    solve: Optional[Callable] = None
     # known_value(state) -> the value of a position for its side to move that the game knows without
     # the network, or None (full shogi: 1 when it mates in one): the search's leaves take it, with
     # the mate search

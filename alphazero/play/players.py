@@ -184,37 +184,42 @@ def level_player(evaluator, level, rng, determinize=None, settai=None, search=Se
                       determinize=determinize, settai=settai, stop=stop)
 
 
-class MatingPlayer(Player):
-    """`player`, after a look for a forced win with the game's solver (`mate_line`; full shogi: df-pn,
-    as dlshogi looks before each search): a position where it proves one gets the win's first move,
-    the others `player`'s choice. Returns (action, None) for a forced move."""
+class SolvingPlayer(Player):
+    """`player`, after the game's solver (the contract's `solve`: Othello's last empties, Connect
+    Four's solver, a forced mate; as dlshogi runs df-pn before each search): a position it settles
+    gets the solver's move, the others `player`'s choice; `solved` keeps what the solver said of each
+    position of the last choice (or None). A loss without a margin (Connect Four: every move loses
+    against perfect play) is left to `player`, whose move resists best. Returns (action, None) for a
+    solved move."""
 
-    def __init__(self, player, mate_line):
+    def __init__(self, player, solve):
         self.player = player
-        self.mate_line = mate_line
+        self.solve = solve
+        self.solved = []
 
     def choose(self, states, live_games=None):
-        lines = [self.mate_line(state) for state in states]
-        rest = [i for i, line in enumerate(lines) if not line]
+        self.solved = [self.solve(state) for state in states]
+        settled = [s if s is not None and (s.value >= 0 or s.margin is not None) else None for s in self.solved]
+        rest = [i for i, s in enumerate(settled) if s is None]
         searched = iter(self.player.choose([states[i] for i in rest], None if live_games is None else
                                            [live_games[i] for i in rest]) if rest else [])
-        return [(line[0], None) if line else next(searched) for line in lines]
+        return [(s.line[0], None) if s is not None else next(searched) for s in settled]
 
 
-def mating(player, game, search):
-    """`player` with a look for a forced win first, where the game has a solver and `search`
-    (SearchSettings) asks for it, and the player searches (a policy level stays as it is); its search's
-    leaves then take the values the game knows (KnownValues: a mate in one)."""
-    if game.mate_line and search.mate_search and isinstance(player, MctsPlayer):
+def solving(player, game, search):
+    """`player` with the game's solver first, where the game has one and `search` (SearchSettings)
+    asks for it, and the player searches (a policy level stays as it is); its search's leaves then take
+    the values the game knows (KnownValues: a mate in one)."""
+    if game.solve and search.solver and isinstance(player, MctsPlayer):
         player.evaluator = known_values(player.evaluator, game, search)
-        return MatingPlayer(player, game.mate_line)
+        return SolvingPlayer(player, game.solve)
     return player
 
 
 def known_values(evaluator, game, search):
     """`evaluator`, whose leaves take the values the game knows without the network (KnownValues: full
-    shogi's mate in one) where it knows some and `search` (SearchSettings) asks for the mate search."""
-    return KnownValues(evaluator, game.known_value) if game.known_value and search.mate_search else evaluator
+    shogi's mate in one) where it knows some and `search` (SearchSettings) asks for the solver."""
+    return KnownValues(evaluator, game.known_value) if game.known_value and search.solver else evaluator
 
 
 class FunctionPlayer(Player):
@@ -231,5 +236,5 @@ class FunctionPlayer(Player):
 # see (samples of the rest), as whenever it plays someone else
 def mcts_player(path, game, search, temperature, backend='auto', seed=None, settai=False):
     network, _ = load_network(path, game, backend)
-    return mating(MctsPlayer(Evaluator(network, search.cache), search, temperature, np.random.default_rng(seed),
+    return solving(MctsPlayer(Evaluator(network, search.cache), search, temperature, np.random.default_rng(seed),
                              determinize=game.determinize, settai=settai_for(game, settai)), game, search)

@@ -5,6 +5,8 @@ from typing import Callable, Optional
 
 import numpy as np
 
+from alphazero.game.solved import OutOfNodes, exact_margin
+
 SETTAI_FLOOR = 0.0   # settai mode never plays a move whose searched value for it is below this,
 
 
@@ -51,27 +53,6 @@ class Settai:
     the end the margins are searched exactly (settai_endgame). Without one (a win, draw or loss) a
     value near even already is a close game, and aiming lower only hands the game over."""
     final_margin: Optional[Callable] = None
-
-
-class OutOfNodes(Exception):
-    """The exact search needed more positions than it may visit."""
-
-
-def exact_margin(state, final_margin, alpha, beta, nodes_left):
-    """The final margin for the side to move when both sides play their best (negamax with
-    alpha-beta, moves in legal_actions() order): exact when it lies between alpha and beta, else a
-    bound beyond the one it crossed. nodes_left: a one-item list, the positions it may still visit."""
-    nodes_left[0] -= 1
-    if nodes_left[0] < 0:
-        raise OutOfNodes
-    if state.is_done():
-        return final_margin(state)
-    best = -math.inf
-    for action in state.legal_actions():
-        best = max(best, -exact_margin(state.next(action), final_margin, -beta, -max(alpha, best), nodes_left))
-        if best >= beta:
-            break
-    return best
 
 
 def settai_endgame(state, final_margin):

@@ -142,6 +142,28 @@ def heuristic(state):
 
 
 # The opponents of evaluate_best_player.py: random, and alpha-beta to depths 1, 2 and 4
+# Connect Four's solver (solver.py) settles a position of SOLVER_STONES stones or more within
+# SOLVER_NODES positions (under a second here): a win, a draw or a loss, and the move that keeps it
+SOLVER_STONES = 20
+SOLVER_NODES = 200_000
+
+
+def solve(state, nodes=SOLVER_NODES):
+    """The exact result for the side to move (Solved: 1 win, 0 draw, -1 loss) and its move (the
+    most central that keeps it), from SOLVER_STONES stones on; None earlier, or when it takes
+    more than `nodes` positions."""
+    from alphazero.game.solved import OutOfNodes, Solved
+    from games.connect4.solver import CENTRE_FIRST, Solver
+    if state.is_done() or (state.pieces | state.enemy_pieces).bit_count() < SOLVER_STONES:
+        return None
+    try:
+        results = Solver(nodes).move_results(state)
+    except OutOfNodes:
+        return None
+    best = max(results.values())
+    return Solved([next(column for column in CENTRE_FIRST if results.get(column) == best)], best)
+
+
 def opponents():
     return {'VS_Random': random_action, **heuristic_opponents(heuristic, (1, 2, 4))}
 

@@ -1,5 +1,6 @@
 """Connect Four's exact result, by search (beyond the book; the benchmarks and tests/games use it to
 judge positions)."""
+from alphazero.game.solved import OutOfNodes
 from games.connect4.game import COLUMN_MASK, COLUMNS, FULL, HEIGHT, ROWS
 
 # Pascal Pons' solver design: negamax with alpha-beta over the three results, a transposition table
@@ -26,11 +27,13 @@ def winning_squares(stones, mask):
 
 class Solver:
     """Results for the side to move: 1 win, 0 draw, -1 loss. Positions are (stones of the side to
-    move, every stone); the table is kept between calls, so related positions solve faster."""
+    move, every stone); the table is kept between calls, so related positions solve faster. With a
+    `budget`, a search that visits more positions raises OutOfNodes."""
 
-    def __init__(self):
+    def __init__(self, budget=None):
         self.table = {}       # stones + mask (unique per position): (lower bound, upper bound)
         self.nodes = 0
+        self.budget = budget
 
     def solve(self, stones, mask):
         if winning_squares(stones, mask) & (mask + BOTTOM) & FULL:
@@ -54,6 +57,8 @@ class Solver:
     # The side to move cannot win at once (the caller made sure)
     def negamax(self, stones, mask, alpha, beta):
         self.nodes += 1
+        if self.budget is not None and self.nodes > self.budget:
+            raise OutOfNodes
         possible = (mask + BOTTOM) & FULL
         threats = winning_squares(stones ^ mask, mask)
         forced = possible & threats

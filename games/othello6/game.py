@@ -24,6 +24,7 @@ GTP_GAME, STONE_COLORS, STONE_SHADES = othello.GTP_GAME, othello.STONE_COLORS, o
 BOARD_COLOR, LINE_COLOR = othello.BOARD_COLOR, othello.LINE_COLOR
 TITLE = {'en': 'Othello (6x6)', 'ja': 'オセロ（6x6）'}
 square_action, heuristic, score, opponents = othello.square_action, othello.heuristic, othello.score, othello.opponents
+solve = othello.solve
 MARGIN_SCALE = SIZE * SIZE
 
 

@@ -13,6 +13,7 @@ import functools
 
 import numpy as np
 
+from alphazero.game.solved import solve_margin
 from alphazero.play.opponents import heuristic_opponents, random_action
 
 SIZE = 8
@@ -193,6 +194,19 @@ def score(state):
 
 
 MARGIN_SCALE = SIZE * SIZE  # every disc one colour
+
+# The last empties searched to the end before each move, as Edax and Egaroucid do (they search 20 and
+# more in C; in Python 10 empties take up to SOLVER_NODES positions, under a second): the exact margin
+SOLVER_EMPTIES = 10
+SOLVER_NODES = 50_000
+
+
+def solve(state, nodes=SOLVER_NODES):
+    """The exact final disc margin for the side to move and the move that gets it (Solved), with
+    at most SOLVER_EMPTIES empty squares; None earlier, or when it takes more than `nodes` positions."""
+    if state.is_done() or state.cells().count(0) > SOLVER_EMPTIES:
+        return None
+    return solve_margin(state, heuristic, nodes)
 
 
 # The opponents of evaluate_best_player.py: random, and alpha-beta to depths 1, 2 and 4

@@ -24,6 +24,7 @@ import numpy as np
 
 from alphazero import REPO
 from alphazero.game.notation import plain_japanese
+from alphazero.game.solved import OutOfNodes, Solved
 from alphazero.play.opponents import heuristic_opponents, mcts_action, random_action
 
 # The network's view of the game
@@ -326,6 +327,51 @@ def _symmetries():
 SYMMETRIES = _symmetries()
 
 # Material for the alpha-beta opponents (a lion is never captured but once, which ends the game)
+# ----- mates: the lion taken (or the opponent left without a move) by force -----
+MATE_PLIES = 7          # forced wins looked for up to this many plies (four moves of the side to move)
+SOLVER_NODES = 20_000   # positions that search may visit before each move (a fraction of a second)
+
+
+def solve(state, nodes=SOLVER_NODES):
+    """A forced win within MATE_PLIES plies (Solved, with the line: the opponent's longest defence),
+    the shortest first; None when there is none, or when it takes more than `nodes` positions."""
+    if state.is_done():
+        return None
+    budget = [nodes]
+    try:
+        for plies in range(1, MATE_PLIES + 1, 2):
+            line = forced_win(state, plies, budget)
+            if line:
+                return Solved(line, 1, mate=len(line))
+    except OutOfNodes:
+        return None
+    return None
+
+
+def forced_win(state, plies, budget):
+    """A line by which the side to move wins within `plies` plies whatever the opponent replies (the
+    longest reply line), or None. budget: a one-item list, the positions it may still visit."""
+    for action in state.legal_actions():
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise OutOfNodes
+        after = state.next(action)
+        if after.is_lose():
+            return [action]
+        if plies < 3 or after.is_done():
+            continue
+        defences = []
+        for reply in after.legal_actions():
+            again = after.next(reply)
+            line = None if again.is_done() else forced_win(again, plies - 2, budget)
+            if not line:
+                break
+            defences.append([reply, *line])
+        else:
+            return [action, *max(defences, key=len)]
+    return None
+
+
 PIECE_VALUES = {CHICK: 1, ELEPHANT: 3, GIRAFFE: 3, LION: 0}
 
 

@@ -29,6 +29,7 @@ except ImportError:  # the optional extra is missing: say how to install it, in 
                     'install it with `WITH_SHOGI=1 bash setup.sh` (or `pip install cshogi`)') from None
 
 from alphazero.game.notation import plain_japanese
+from alphazero.game.solved import Solved
 from alphazero.play.opponents import random_action
 from alphazero.records.shogi import conclusion  # noqa: F401 (the end of a game as a record says it)
 
@@ -335,6 +336,12 @@ def mate_line(state, nodes=MATE_NODES, stopper=None):
         actions.append(walked.action_of_move(move))
         walked = walked.next(actions[-1])
     return actions if walked.is_lose() and not walked.legal_actions() else None
+
+
+def solve(state, nodes=MATE_NODES):
+    """A forced mate df-pn proves (Solved, with the mating line), else None."""
+    line = mate_line(state, nodes)
+    return Solved(line, 1, mate=len(line)) if line else None
 
 
 # The value of a leaf the search need not ask the network for: the side to move mates in one (cshogi's

@@ -583,19 +583,19 @@ def test_the_usi_engine_never_misses_a_mate_df_pn_finds_and_answers_go_mate(game
 
 
 def test_players_look_for_a_mate_before_they_search(game, tiny_shogi_model):
-    """mating(): a searching player plays the mates df-pn proves and searches the other positions, all
-    in one batched choice; --no-mate-search, a policy level or a game without a solver leave it as it is."""
+    """solving(): a searching player plays the mates df-pn proves and searches the other positions, all
+    in one batched choice; --no-solver, a policy level or a game without a solver leave it as it is."""
     from alphazero.search.evaluator import Evaluator
     from alphazero.network.load import load_network
     from alphazero.play.levels import Level
-    from alphazero.play.players import MatingPlayer, level_player, mating
+    from alphazero.play.players import SolvingPlayer, level_player, solving
     network, _ = load_network(tiny_shogi_model, game)
     searcher = level_player(Evaluator(network), Level(4, 4, 0.0), np.random.default_rng(0))
-    player = mating(searcher, game, SearchSettings())
+    player = solving(searcher, game, SearchSettings())
     mates = mate_positions(game, 10, 1, seed=5)
     states = [game.State(), *mates, game.State().next(game.State().legal_actions()[0])]
     choices = player.choose(states)
-    assert isinstance(player, MatingPlayer) and len(choices) == len(states)
+    assert isinstance(player, SolvingPlayer) and len(choices) == len(states)
     assert all(mates_by_force(state, action, 1) and searched is None for state, (action, searched) in zip(mates, choices[1:-1]))
     assert all(action in state.legal_actions() for state, (action, _) in zip(states, choices))
     # ... and its leaves take 1 where the side to move mates in one (out of check), else the network's value
@@ -606,7 +606,7 @@ def test_players_look_for_a_mate_before_they_search(game, tiny_shogi_model):
     assert list(values[:-1]) == [1.0] * (len(quiet) - 1)
     assert values[-1] == pytest.approx(Evaluator(network)([game.State()])[1][0], abs=1e-5)  # batches round alike
     plain = level_player(Evaluator(network), Level(4, 4, 0.0), np.random.default_rng(0))
-    assert mating(plain, game, SearchSettings(mate_search=False)) is plain and not isinstance(plain.evaluator, KnownValues)
+    assert solving(plain, game, SearchSettings(solver=False)) is plain and not isinstance(plain.evaluator, KnownValues)
     policy_level = level_player(Evaluator(network), Level(1, 0, 1.0), np.random.default_rng(0))
-    assert mating(policy_level, game, SearchSettings()) is policy_level
-    assert mating(plain, load_game('othello8'), SearchSettings()) is plain
+    assert solving(policy_level, game, SearchSettings()) is policy_level
+    assert solving(plain, load_game('gomoku'), SearchSettings()) is plain

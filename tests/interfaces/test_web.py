@@ -190,11 +190,25 @@ def settai_endgame_vectors():
     return vectors
 
 
+def solved_vectors():
+    """8x8 Othello positions of random games near their end (some with too many empty squares) and
+    games/othello8's solve: its move and exact margin, or None."""
+    game, rng = load_game('othello8'), np.random.default_rng(5)
+    vectors = []
+    for empties in (3, 6, 8, 9, 10, 10, 11, 12):
+        state, moves = random_endgame(game, empties, rng)
+        solved = game.solve(state)
+        vectors.append({'game': 'othello8', 'moves': moves,
+                        'solved': solved and {'action': solved.line[0], 'margin': solved.margin}})
+    return vectors
+
+
 def test_javascript_rules_encoding_and_search_equal_pythons(tmp_path):
     vectors = {'rules': {name: shogi9_vectors() if name == 'shogi9' else rules_vectors(load_game(name)) for name in GAMES},
                'names': {name: action_names(load_game(name)) for name in GAMES if name not in ('shogi', 'shogi9')},
                'search': [v for name in GAMES for v in search_vectors(name)], 'settai': settai_vectors(),
-               'settai_games': settai_game_vectors(), 'settai_endgames': settai_endgame_vectors()}
+               'settai_games': settai_game_vectors(), 'settai_endgames': settai_endgame_vectors(),
+               'solved': solved_vectors()}
     path = tmp_path / 'vectors.json'
     path.write_text(json.dumps(vectors))
     result = run_node('web/test/check_vectors.mjs', str(path))
@@ -202,7 +216,7 @@ def test_javascript_rules_encoding_and_search_equal_pythons(tmp_path):
     positions = sum(len(v) for v in vectors['rules'].values())
     steps = sum(len(v['steps']) for v in vectors['settai_games'])
     assert (f'checked {positions} positions, {len(vectors["search"])} searches, 300 settai choices and {steps} '
-            'settai moves of 20 games, 7 settai endgames') in result.stdout
+            'settai moves of 20 games, 7 settai endgames, 8 solved endgames') in result.stdout
 
 
 def test_javascript_check_fails_on_a_wrong_vector(tmp_path):
@@ -334,6 +348,19 @@ def test_full_shogi_in_the_browser_in_japanese_saved_as_kif(workdir):
     names = tuple(line.split('：', 1)[1] for line in page[2:4])
     write_kif(str(workdir / 'python.kifu'), actions, game, names)
     assert (workdir / 'python.kifu').read_bytes().decode('utf-8').split('\r\n')[1:] == page[1:]
+
+
+def test_othellos_last_empties_are_solved_on_the_page(workdir):
+    """A game loaded with 9 empty squares left: the page's estimate is the exact final margin that
+    games/othello8's solve gives for the position the human then has to move in."""
+    from alphazero.records.common import replay
+    game = load_game('othello8')
+    tiny_exported_model('othello8', 2)
+    state, moves = random_endgame(game, 9, np.random.default_rng(6))
+    names = action_names(game)
+    result, _ = browse(workdir, 'solved', '--game', 'othello8', extra=(''.join(names[a] for a in moves),))
+    assert re.search(r'^Solved to the end: (you win by \d+|you lose by \d+|a draw)$', result.stdout, re.M), result.stdout
+    assert replay(game, moves)[1].cells().count(0) <= 9
 
 
 def test_a_missing_model_is_explained_on_the_page_and_in_the_log(workdir):

@@ -14,9 +14,11 @@
 //         SettaiDrift drew from the game so far, and its choice
 // settai_endgames: positions near the end of Othello games and match.py's settai_endgame move (or
 //         null), which web/mcts.js's settaiEndgame must make too
+// solved: positions near the end of Othello games and games/othello8's solve (its move and margin,
+//         or null), which web/mcts.js's solveMargin must give too
 import { readFileSync } from 'node:fs';
 import { GAMES } from '../games.js';
-import { SettaiDrift, search, settaiChoice, settaiEndgame } from '../mcts.js';
+import { SettaiDrift, search, settaiChoice, settaiEndgame, solveMargin } from '../mcts.js';
 
 const vectors = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const failures = [];
@@ -109,10 +111,15 @@ for (const v of vectors.settai_endgames || []) {
   check(choice === v.choice, `settai endgame after [${v.moves}]: ${choice} != ${v.choice}`);
 }
 
+for (const v of vectors.solved || []) {
+  const solved = solveMargin(GAMES[v.game], replay(GAMES[v.game], v.moves));
+  check(JSON.stringify(solved) === JSON.stringify(v.solved), `solved endgame after [${v.moves}]: ${JSON.stringify(solved)} != ${JSON.stringify(v.solved)}`);
+}
+
 if (failures.length) {
   console.error(failures.join('\n'));
   process.exit(1);
 }
 console.log(`checked ${positions} positions, ${searches} searches, ${(vectors.settai || []).length} settai choices and `
   + `${settaiMoves} settai moves of ${(vectors.settai_games || []).length} games, `
-  + `${(vectors.settai_endgames || []).length} settai endgames`);
+  + `${(vectors.settai_endgames || []).length} settai endgames, ${(vectors.solved || []).length} solved endgames`);

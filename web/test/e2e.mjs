@@ -8,6 +8,8 @@
 //                                                      moves by clicking (promotion asked), drops, ▲ moves in the
 //                                                      list, a take-back; the game saved as KIF (to the path KIF)
 //                                                      and loaded again; settai mode answers
+//   node web/test/e2e.mjs solved  URL screenshot.png GAME  8x8 Othello loaded near its end (GAME, a transcript): the
+//                                                      estimate is the exact final margin, the AI plays it
 //   node web/test/e2e.mjs error   URL screenshot.png   the page must explain a missing model
 //   node web/test/e2e.mjs picker  URL screenshot.png   every game picked in turn from one server: its name, board
 //                                                      and a move; a game named in the address (#connect4)
@@ -189,6 +191,14 @@ try {
     const result = await text('#status');
     if (!['You win', 'You lose', 'Draw'].includes(result)) fail(`the game ended with "${result}"`);
     console.log(`played ${moves} moves (${drops} drops): ${result}`);
+  } else if (mode === 'solved') {
+    await waitFor(['human']);
+    await page.fill('#record', extra);
+    await page.click('#load');
+    await waitFor(['human', 'over']);
+    const said = await text('#value-text');
+    if (!/^Solved to the end: (you win by \d+|you lose by \d+|a draw)$|^Result: /.test(said)) fail(`near the end: ${said}`);
+    console.log(said);
   } else if (mode === 'shogi9') {
     // Full shogi in Japanese: the coordinates as shogi writes them, then moves by clicking a marked
     // piece (or a piece in hand) and a marked square, answering the promotion question both ways
