@@ -13,6 +13,7 @@ import unicodedata
 import numpy as np
 
 from alphazero.search.evaluator import Evaluator
+from alphazero.search.search import search_roots
 from alphazero.settings import SearchSettings
 from alphazero.cli.run import ArgumentParser, run
 from alphazero.errors import UserError
@@ -26,6 +27,7 @@ from alphazero.game.values import player_value
 from alphazero.play.levels import Level, load_playing_model
 from alphazero.limits import file_path
 from alphazero.play.players import level_player, solving
+from alphazero.play.review import mark_moves
 from alphazero.play.settai import settai_for
 from alphazero.cli.words import LANGUAGES, WORDS, colour, game_text, language, level_text, said_error, said_text, words
 from pv_mcts import pv_mcts_action
@@ -173,9 +175,10 @@ def ending_lines(game, state, human_first, said, resigned=False):
     return lines
 
 
-def play_text(game, next_action, human_first, read=input, said=WORDS['en'], save=None):
+def play_text(game, next_action, human_first, read=input, said=WORDS['en'], save=None, review=None):
     """A game in the terminal; `save(actions, final state, resigned)`, when given, keeps its record
-    (finished, resigned or abandoned). Returns the final state, or None when the human left."""
+    (finished, resigned or abandoned), and `review(actions)` reviews a finished or resigned one.
+    Returns the final state, or None when the human left."""
     game = as_game(game)
     history = [(game.State(), None)]  # (state, the action played from it)
     if game.action_name:
@@ -223,7 +226,39 @@ def play_text(game, next_action, human_first, read=input, said=WORDS['en'], save
     if left:
         print(said['bye'])
         return None
+    if review is not None:
+        review([action for _, action in history[:-1]])
     return final
+
+
+def game_review(game, network, search, human_first, said):
+    """review(actions) for play_text: the human's moves after which their expected score fell
+    (alphazero/play/review.py), each with the move and the line a search of `search` (SearchSettings)
+    prefers there."""
+    evaluator = Evaluator(network, search.cache)
+
+    def analyse(state):
+        line, value = search_roots(evaluator, [state], search, with_lines=True).lines[0]
+        return value, line
+
+    def review(actions):
+        states = [game.State()]
+        for action in actions:
+            states.append(states[-1].next(action))
+        chosen = lambda t: states[t].is_first_player() == human_first and forced_action(states[t], game) is None  # noqa: E731
+        print(said['review'])
+        marks = mark_moves(states, actions, chosen, analyse)
+        for mark in marks:
+            walked, names = states[mark.ply], []
+            for action in mark.line:
+                names.append(move_text(game, walked, action, said))
+                walked = walked.next(action)
+            print(said['marked'].format(number=mark.ply + 1, move=move_text(game, states[mark.ply], actions[mark.ply], said),
+                                        label=said['bad_move' if mark.bad else 'dubious_move'], before=round(100 * mark.before),
+                                        after=round(100 * mark.after), best=names[0], line=' '.join(names)))
+        if not marks:
+            print(said['no_marks'])
+    return review
 
 
 # Where a game's record goes, and in which format: KIF for shogi (ENGINE_PROTOCOL 'usi'), a
@@ -515,6 +550,9 @@ def parse_args(argv=None):
     parser.add_argument('--model', type=file_path, help="a model file, .h5 or .onnx (default: the game's best.h5, on onnxruntime when its export is current)")
     parser.add_argument('--lang', choices=LANGUAGES, help='the language of the window and the terminal (default: Japanese '
                                                           'when the locale is Japanese, else English)')
+    parser.add_argument('--review', action='store_true',
+                        help='--text: after the game, mark your moves after which your expected score fell by 10 '
+                             'points or more (dubious) or 20 (bad), with the move and line the AI prefers')
     parser.add_argument('--save-to', metavar='FOLDER', default=RECORDS,
                         help='the folder where --text saves each game: full shogi as KIF, games of squares as a '
                              'transcript (f5d6c3...); "" saves nothing (default: %(default)s)')
@@ -549,7 +587,9 @@ def play(args, said):
                             model.level if args.level else None)
     if args.text:
         play_text(game, next_action, not args.second, said=said,
-                  save=record_saver(game, args.save_to, not args.second, said) if args.save_to else None)
+                  save=record_saver(game, args.save_to, not args.second, said) if args.save_to else None,
+                  review=game_review(game, model.network, settings_of(SearchSettings, args, sims=model.sims),
+                                     not args.second, said) if args.review else None)
     elif game.action_squares:
         play_piece_window(game, next_action, not args.second, said)
     else:

@@ -29,6 +29,9 @@ let history = [];      // every position of the game so far, from the start
 let played = [];       // the actions between them
 let chances = [];      // the AI's estimate of the human's expected score (0 to 1) at each position
 let margins = [];      // Othello's last empties: the human's exact final margin at each position solved
+let bests = [];        // the AI's best move at each position it searched (what the review offers)
+// The review marks a move of yours after which your expected score (0 to 1) fell by this much or more
+const BAD_MOVE = 0.2, DUBIOUS_MOVE = 0.1;
 let humanFirst = true, generation = 0, analysis = null, focusSquare = 0, started = new Date();
 let selected = null;   // shogi: the piece picked to move, { square } or { piece } from the hand
 const settaiDrift = new SettaiDrift();  // what settai mode has seen of the human in this game (Othello: match.py's settai_for)
@@ -422,7 +425,63 @@ function renderMoves() {
   $('take-back').disabled = !played.some((_, ply) => moverOf(ply) === (humanFirst ? 0 : 1));
 }
 
-// The estimate as text (the result once the game is over) and as a small chart over the game
+// The human's moves after which their expected score fell by DUBIOUS_MOVE or more: { ply, before,
+// after, bad } (ply: the position the move was made in), from the estimates of the game
+function mistakes() {
+  const found = [];
+  played.forEach((_, ply) => {
+    if (moverOf(ply) !== (humanFirst ? 0 : 1) || chances[ply] === undefined) return;
+    const after = ply + 1 < history.length - 1 ? chances[ply + 1] : finalScore();
+    if (after === undefined || chances[ply] - after < DUBIOUS_MOVE) return;
+    found.push({ ply, before: chances[ply], after, bad: chances[ply] - after >= BAD_MOVE });
+  });
+  return found;
+}
+
+// A finished game: the positions not searched while it was played (a loaded game's) are searched
+// now, one after another, so that the chart and the marked moves cover the whole game
+async function analyzeGame(mine) {
+  for (let ply = 0; ply < history.length - 1; ply++) {
+    if (chances[ply] !== undefined) continue;
+    const position = history[ply];
+    const result = await fairSearch(game, evaluate, position, config.games[current].simulations);
+    if (mine !== generation) return;  // a new game, a take-back or the review came first
+    chances[ply] = ((game.isFirstPlayer(position) === humanFirst ? result.value : -result.value) + 1) / 2;
+    bests[ply] = bestAction(result);
+    render();
+  }
+}
+
+// The human's score in a finished game (1 won, 0.5 drawn, 0 lost), else undefined
+function finalScore() {
+  const last = state();
+  if (!game.isDone(last)) return undefined;
+  const value = game.terminalValue(last);
+  return ((game.isFirstPlayer(last) === humanFirst ? value : -value) + 1) / 2;
+}
+
+// After the game: each marked move (悪手 / 疑問手) with the estimates around it and the AI's move there;
+// a click steps the review to its position
+function renderMistakes(over) {
+  const list = $('mistakes');
+  list.replaceChildren();
+  if (!over) return;
+  for (const { ply, before, after, bad } of mistakes()) {
+    const item = document.createElement('li');
+    const button = document.createElement('button');
+    button.className = bad ? 'bad-move' : 'dubious-move';
+    const best = bests[ply] === undefined ? '–' : moveName(bests[ply], history[ply]);
+    button.textContent = text.mistake(ply + 1, moveName(played[ply], history[ply]), bad ? text.badMove : text.dubiousMove,
+      Math.round(100 * before), Math.round(100 * after), best);
+    button.addEventListener('click', () => review(ply).catch(failed));
+    item.append(button);
+    list.append(item);
+  }
+  if (!list.children.length) list.append(Object.assign(document.createElement('li'), { textContent: text.noMistakes, className: 'none' }));
+}
+
+// The estimate as text (the result once the game is over) and as a small chart over the game, with
+// the marked moves (red: 悪手, orange: 疑問手)
 function renderChances(over) {
   const index = shownIndex(), now = history[index];
   if (over) {
@@ -447,8 +506,11 @@ function renderChances(over) {
   const x = (ply) => 4 + (width - 8) * ply / plies, y = (p) => 4 + (height - 8) * (1 - p);
   const points = chances.map((p, ply) => (p === undefined ? null : `${x(ply).toFixed(1)},${y(p).toFixed(1)}`))
     .filter(Boolean).join(' ');
+  const marks = mistakes().map(({ ply, after, bad }) => `<circle class="${bad ? 'bad-move' : 'dubious-move'}" `
+    + `cx="${x(ply + 1).toFixed(1)}" cy="${y(after).toFixed(1)}" r="4" fill="${bad ? '#d32f2f' : '#fb8c00'}"/>`).join('');
   chart.innerHTML = `<line x1="4" x2="${width - 4}" y1="${y(0.5)}" y2="${y(0.5)}" stroke="#bbb" stroke-dasharray="4 3"/>`
-    + `<polyline points="${points}" fill="none" stroke="#43a047" stroke-width="2"/>`;
+    + `<polyline points="${points}" fill="none" stroke="#43a047" stroke-width="2"/>${marks}`;
+  renderMistakes(over || game.isDone(state()));
 }
 
 // The status line, by the key of its words (so that it follows a change of language)
@@ -468,6 +530,7 @@ function play(action) {
   played.push(action);
   chances.length = history.length - 1;
   margins.length = history.length - 1;
+  bests.length = history.length - 1;
 }
 
 async function afterMove() {
@@ -478,7 +541,8 @@ async function afterMove() {
     const human = humanToMove() ? value : -value;
     setStatus(human > 0 ? 'youWin' : human < 0 ? 'youLose' : 'draw', 'over');
     countGame((human + 1) / 2);
-    return render();
+    render();
+    return analyzeGame(mine);
   }
   // Search the position for whoever moves: the AI's move, or its suggestion to the human. The
   // level decides how: its policy alone, or a search of its simulations; in settai mode the AI
@@ -500,6 +564,7 @@ async function afterMove() {
   analysis = result.visits ? { ...result, state: position } : null;
   chances[history.length - 1] = ((humanToMove() ? result.value : -result.value) + 1) / 2;
   margins[history.length - 1] = solved ? (humanToMove() ? solved.margin : -solved.margin) : undefined;
+  bests[history.length - 1] = result.choice ?? (result.visits ? bestAction(result) : undefined);
   $('board').dataset.searched = result.visits && !result.choice ? result.visits.reduce((a, b) => a + b, 1) : 0;
   if (!humanToMove()) {
     play(result.choice ?? bestAction(result));
@@ -586,6 +651,7 @@ function takeBack() {
   played.length = last;
   chances.length = last + 1;
   margins.length = last + 1;
+  bests.length = last + 1;
   afterMove().catch(failed);
 }
 
@@ -618,6 +684,7 @@ function startGame(moves = []) {
   }
   chances = [];
   margins = [];
+  bests = [];
   reviewing = null;
   $('record-error').textContent = '';
   afterMove().catch(failed);
@@ -652,6 +719,7 @@ async function loadGame(name) {
   played = [];
   chances = [];
   margins = [];
+  bests = [];
   selected = null;
   analysis = null;
   reviewing = null;

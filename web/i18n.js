@@ -32,6 +32,10 @@ const TEXT = {
     you: 'You: ', ai: ' – AI: ', playsFirst: ' (first)', playsSecond: ' (second)',
     resultWon: 'Result: you won', resultLost: 'Result: you lost', resultDraw: 'Result: a draw',
     estimate: (you, ai) => `AI's estimate: you ${you}% – AI ${ai}%`,
+    mistakesNote: 'Your moves after which your expected score fell by 20 points or more are marked as bad moves, by 10 '
+      + 'or more as dubious moves (the chart\'s red and orange dots); click one to see its position.',
+    mistake: (number, move, label, before, after, best) => `${number}. ${move}: ${label} (your chances ${before}% → ${after}%); the AI prefers ${best}`,
+    badMove: 'bad move', dubiousMove: 'dubious move', noMistakes: 'No move of yours was marked.',
     solved: (margin) => `Solved to the end: ${margin > 0 ? `you win by ${margin}` : margin < 0 ? `you lose by ${-margin}` : 'a draw'}`,
     points: (n) => ` ${n} points`, toPlace: (next, later) => `To place now: ${next}; then ${later || 'nothing'}`,
     inHand: (side) => `${side} in hand: `, legalMove: 'legal move', empty: 'empty',
@@ -69,6 +73,10 @@ const TEXT = {
     you: 'あなた: ', ai: ' – AI: ', playsFirst: '（先手）', playsSecond: '（後手）',
     resultWon: '結果: あなたの勝ち', resultLost: '結果: あなたの負け', resultDraw: '結果: 引き分け',
     estimate: (you, ai) => `AI の見込み: あなた ${you}% – AI ${ai}%`,
+    mistakesNote: 'あなたの手のうち、指したあとの見込み（期待得点）が 20 ポイント以上下がった手を悪手、10 ポイント以上を疑問手と'
+      + 'しています（グラフの赤と橙の点）。クリックするとその局面を表示します。',
+    mistake: (number, move, label, before, after, best) => `${number} 手目 ${move}: ${label}（見込み ${before}% → ${after}%）。AI の推奨は ${best}`,
+    badMove: '悪手', dubiousMove: '疑問手', noMistakes: '印のついた手はありません。',
     solved: (margin) => `読み切り: ${margin > 0 ? `あなたの ${margin} 石差勝ち` : margin < 0 ? `あなたの ${-margin} 石差負け` : '引き分け'}`,
     points: (n) => ` ${n} 点`, toPlace: (next, later) => `いま置く値: ${next}、このあと: ${later || 'なし'}`,
     inHand: (side) => `${side}の持ち駒: `, legalMove: '打てる', empty: '空き',

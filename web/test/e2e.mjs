@@ -48,11 +48,15 @@ try {
   if (mode === 'review') {
     const marks = () => page.$$eval('.square .mark', (found) => found.length);
     await waitFor(['human']);
+    await page.check('#heat');  // the AI's analysis: off in a new game, one click away
     if (!(await page.$eval('#review', (r) => r.hidden))) fail('the review is offered before the game is over');
     await page.fill('#record', 'a1b1a2b2a3');  // the first player wins down the a column
     await page.click('#load');
     await waitFor(['over']);
     if (await page.$eval('#review', (r) => r.hidden)) fail('no review after the game');
+    // The loaded game's positions are searched after it: the chart covers the whole game
+    await page.waitForFunction(() => document.querySelector('#chart polyline').getAttribute('points').split(' ').length === 5,
+      null, { timeout: 60000 });
     await page.click('#review-first');
     await waitFor(['review']);
     const first = await text('#review-text');
@@ -322,6 +326,8 @@ try {
     const marks = () => page.$$eval('.square', (squares) => squares.map((s) => s.querySelector('.mark')?.textContent || ''));
     const searched = () => page.$eval('#board', (b) => Number(b.dataset.searched));
     await waitFor(['human', 'error']);
+    if (await page.isChecked('#heat') || (await page.$$('.heat')).length) fail('the hint is on in a new game');
+    await page.check('#heat');
     if (!/You: o \(first\)/.test(await text('#you'))) fail('the side you play is not shown');
     const levels = await page.$$eval('#level option', (options) => options.map((o) => o.textContent));
     const standard = await page.$eval('#level', (s) => s.selectedOptions[0].textContent);
@@ -385,7 +391,15 @@ try {
     const winning = await count('.square.win');
     if (winning !== (result === 'Draw' ? 0 : 3)) fail(`${winning} squares marked as the winning line after "${result}"`);
     if (!tookBack) fail('no take-back was tried');
-    console.log(`played ${moves} moves: ${result}, with a take-back`);
+    // The review marks your moves after which your chances fell (one dot on the chart for each)
+    const marked = await page.$$eval('#mistakes li', (found) => found.map((li) => li.textContent));
+    const dots = await count('#chart circle');
+    const line = /^\d+\. [abc][123]: (bad|dubious) move \(your chances (\d+)% → (\d+)%\); the AI prefers ([abc][123]|–)$/;
+    if (!(marked.join() === 'No move of yours was marked.' && dots === 0)
+      && !(marked.every((m) => line.test(m) && Number(m.match(line)[2]) - Number(m.match(line)[3]) >= 9) && dots === marked.length)) {
+      fail(`the marked moves: ${marked} (${dots} dots)`);
+    }
+    console.log(`played ${moves} moves: ${result}, with a take-back; ${dots} moves marked`);
   }
   if (problems.length) fail(`console errors or failed requests: ${problems.join('; ')}`);
   await page.screenshot({ path: screenshot, fullPage: true });

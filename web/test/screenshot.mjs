@@ -23,7 +23,8 @@ try {
     await page.click('#load');
     await settled(['human', 'over']);
   }
-  if (review) {  // the review from the start, two moves on: the AI's estimate and best move there
+  if (review) {  // the review from the start, two moves on: the AI's estimate, move shares and best move there
+    await page.check('#heat');
     await page.click('#review-first');
     await settled(['review']);
     for (const step of [1, 2]) {
