@@ -176,9 +176,10 @@ def ending_lines(game, state, human_first, said, resigned=False):
 
 
 def play_text(game, next_action, human_first, read=input, said=WORDS['en'], save=None, review=None):
-    """A game in the terminal; `save(actions, final state, resigned)`, when given, keeps its record
-    (finished, resigned or abandoned), and `review(actions)` reviews a finished or resigned one.
-    Returns the final state, or None when the human left."""
+    """A game in the terminal; `save(actions, final state, resigned, evaluations)`, when given, keeps
+    its record (finished, resigned or abandoned) with the AI's evaluations ({ply: (value for the mover,
+    line)}) of its moves, and `review(actions)` reviews a finished or resigned one. Returns the final
+    state, or None when the human left."""
     game = as_game(game)
     history = [(game.State(), None)]  # (state, the action played from it)
     if game.action_name:
@@ -191,6 +192,7 @@ def play_text(game, next_action, human_first, read=input, said=WORDS['en'], save
         print(said['you_are'].format(mark=mark, where=said['by_column'] if moves_are_columns(game) else said['by_square']))
     print(said['resign_undo'])
     resigned = left = False
+    evaluations = {}
     while not history[-1][0].is_done():
         state = history[-1][0]
         print(board_text(state, game, said), end='\n\n')
@@ -211,6 +213,9 @@ def play_text(game, next_action, human_first, read=input, said=WORDS['en'], save
         else:
             action = next_action(state)
             solved = getattr(next_action, 'solved', None)  # the exact result the game's solver proved
+            searched = getattr(next_action, 'searched', None)
+            if solved or searched:
+                evaluations[len(history) - 1] = (solved.value, solved.line) if solved else (searched.value, searched.line)
             print(said['ai_plays'].format(move=move_text(game, state, action, said))
                   + (said['solved'].format(result=solved.says(said['lang'])) if solved else ''))
         history[-1] = (state, action)
@@ -220,7 +225,7 @@ def play_text(game, next_action, human_first, read=input, said=WORDS['en'], save
     for line in ending_lines(game, final, human_first, said, resigned):
         print(line)
     if save is not None:
-        path = save([action for _, action in history[:-1]], final, resigned)
+        path = save([action for _, action in history[:-1]], final, resigned, evaluations)
         if path:
             print(said['saved'].format(path=path))
     if left:
@@ -277,15 +282,15 @@ def record_saver(game, folder, human_first, said):
     `folder` and returns its path (None where the game has no record format)."""
     started = datetime.datetime.now()
 
-    def save(actions, final, resigned):
+    def save(actions, final, resigned, evaluations=None):
         path = record_path(game, folder, started)
         if path is None or not actions:
             return None
         if path.endswith('.kif'):
             names = (said['you_name'], 'AlphaZero') if human_first else ('AlphaZero', said['you_name'])
-            write_kif(path, actions, game, names, resigned, started)
+            write_kif(path, actions, game, names, resigned, started, evaluations)
         else:
-            write_transcripts(path, [[a for a in actions if a != game.PASS]], game)
+            write_transcripts(path, [actions], game, [evaluations])
         return path
     return save
 
@@ -521,7 +526,7 @@ def play_piece_window(game, next_action, human_first, said=WORDS['en']):
 # a search beyond the book (--gumbel, --margin-weight), settai mode, a level (its policy alone, or its
 # number of simulations) or a game with a solver (Othello's last empties, Connect Four, mates), the
 # batched players. `search`: SearchSettings. What the solver proved of the AI's last move, if anything,
-# is its `solved` (play_text says it)
+# is its `solved` (play_text says it), and its search (value and line, for the record) its `searched`
 def ai_action(game, network, search=SearchSettings(), settai=False, level=None):
     game = as_game(game)
     determinize = game.determinize
@@ -533,10 +538,10 @@ def ai_action(game, network, search=SearchSettings(), settai=False, level=None):
                                   settai_for(game, settai), search), game, search)
 
     def next_action(state):
-        action = player.choose([state])[0][0]
+        action, next_action.searched = player.choose([state])[0]
         next_action.solved = player.solved[0] if getattr(player, 'solved', None) else None
         return action
-    next_action.solved = None
+    next_action.solved = next_action.searched = None
     return next_action
 
 

@@ -14,7 +14,6 @@
 # option: alphazero/play/levels.py) its simulations or the policy alone. A GUI's malformed command is
 # answered with an `info string` saying what is wrong, and the engine goes on.
 
-import math
 import sys
 import threading
 import time
@@ -26,6 +25,7 @@ from alphazero.search.search import search_roots
 from alphazero.cli.run import ArgumentParser, run
 from alphazero.errors import UserError
 from alphazero.engines.protocol import protocol_streams, serve
+from alphazero.engines.usi import centipawns
 from alphazero.cli.flags import add_level_flag, add_settai_flag, add_settings_flags, settings_of
 from alphazero.settings import SearchSettings
 from alphazero.game.registry import load_game
@@ -39,8 +39,6 @@ from alphazero.cli.words import WORDS, level_text
 ENGINE_NAME = 'AlphaZero-book'
 ENGINE_AUTHOR = 'the AlphaZero book reimplementation'
 USI_GAMES = ('shogi9',)      # the games USI GUIs play
-CP_PER_LOGIT = 600           # centipawns for a winning probability p: 600 * ln(p / (1 - p)), as Ponanza's scale
-CP_LIMIT = 30000
 TIME_MARGIN = 0.8            # share of the time allowed for a move that the search may plan to use
 MOVES_TO_GO = 40             # a move may take the remaining time / this (besides byoyomi and increment)
 FIRST_RATE = 200.0           # simulations per second assumed before the first search measures it
@@ -48,12 +46,6 @@ MAX_MULTIPV = 20             # the most root moves a search reports (MultiPV)
 INFO_SECONDS = 1.0           # a long search says where it stands at least this often (an info line)
 MATE_NODES_PER_MS = 100      # df-pn's positions a millisecond that go mate T allows (it visits more)
 MATE_NODES_MOST = 10_000_000  # and for go mate infinite
-
-
-def centipawns(value):
-    """A value in [-1, 1] (the side to move's expected result) as a USI score in centipawns."""
-    p = min(max((value + 1) / 2, 1e-6), 1 - 1e-6)
-    return int(max(-CP_LIMIT, min(CP_LIMIT, round(CP_PER_LOGIT * math.log(p / (1 - p))))))
 
 
 class UsiSession:

@@ -354,7 +354,14 @@ async function review(index) {
 function recordText() {
   if (game.kifRecord) {
     const ai = `AlphaZero (${$('level').selectedOptions[0].textContent.split(' – ')[0]})`;
-    return game.kifRecord(state(), humanFirst ? [text.human, ai] : [ai, text.human], started);
+    // The AI's estimate at each position it searched, for the side to move there, and its best move
+    const evaluations = {};
+    played.forEach((_, ply) => {
+      if (chances[ply] === undefined) return;
+      const value = (2 * chances[ply] - 1) * (game.isFirstPlayer(history[ply]) === humanFirst ? 1 : -1);
+      evaluations[ply] = { value, line: bests[ply] === undefined ? [] : [bests[ply]] };
+    });
+    return game.kifRecord(state(), humanFirst ? [text.human, ai] : [ai, text.human], started, evaluations);
   }
   const names = played.map((a, ply) => game.actionName(a, history[ply])).filter((name) => name !== 'pass');
   return names.join(game.sourceSquare ? ' ' : '');

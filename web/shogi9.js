@@ -278,20 +278,41 @@ function kifAction(state, text) {
 const KIF_ENDINGS = { mate: ['詰み', 'lose'], repetition: ['千日手', 'draw'], perpetual_check: ['反則負け', 'lose'],
   opponent_perpetual_check: ['反則勝ち', 'win'], move_limit: ['持将棋', 'draw'], interrupted: ['中断', null] };
 
-// The game from the start to `last` (a state) as a KIF file's text, `names` the players of 先手 and 後手
-function kifRecord(last, names, started = new Date()) {
+// The game from the start to `last` (a state) as a KIF file's text, `names` the players of 先手 and 後手;
+// `evaluations` ({ ply: { value, line } }: the AI's value of the position before move ply + 1 for its
+// side to move, and the line it expected there) adds after the move the comments ShogiHome writes
+// for an engine, as write_kif does: *#評価値= (centipawns from 先手's side), *#読み筋= (the line in KIF)
+function kifRecord(last, names, started = new Date(), evaluations = {}) {
   const states = [];
   for (let s = last; s; s = s.parent) states.unshift(s);
   const two = (n) => String(n).padStart(2, '0');
   const lines = [`開始日時：${started.getFullYear()}/${two(started.getMonth() + 1)}/${two(started.getDate())} `
     + `${two(started.getHours())}:${two(started.getMinutes())}:${two(started.getSeconds())}`, '手合割：平手',
   `先手：${names[0]}`, `後手：${names[1]}`, '手数----指手---------消費時間--'];
-  states.slice(1).forEach((s, i) => lines.push(`${String(i + 1).padStart(4)} ${kifName(states[i], s.move)}`));
+  states.slice(1).forEach((s, i) => {
+    lines.push(`${String(i + 1).padStart(4)} ${kifName(states[i], s.move)}`);
+    const evaluation = evaluations[i];
+    if (!evaluation) return;
+    lines.push(`*#評価値=${centipawns(states[i].turn === 0 ? evaluation.value : -evaluation.value)}`);
+    const line = [];
+    for (let walked = states[i], k = 0; k < evaluation.line.length && ending(walked) === null; k++) {
+      line.push((walked.turn ? '△' : '▲') + kifName(walked, movesOf(walked).get(evaluation.line[k])));
+      walked = shogi9.next(walked, evaluation.line[k]);
+    }
+    if (line.length) lines.push(`*#読み筋=${line.join('')}`);
+  });
   const how = shogi9.howItEnded(last) || 'interrupted', [word, outcome] = KIF_ENDINGS[how];
   lines.push(`${String(last.plies + 1).padStart(4)} ${word}`);
   const winner = (outcome === 'win') === (last.turn === 0) ? '先手' : '後手';
   lines.push(`まで${last.plies}手で${outcome === null ? '中断' : outcome === 'draw' ? word : `${winner}の勝ち`}`);
   return `${lines.join('\r\n')}\r\n`;
+}
+
+// A value in [-1, 1] as USI engines score it: 600 x ln(p / (1 - p)) centipawns for the expected result
+// p (alphazero/engines/usi.py's centipawns)
+function centipawns(value) {
+  const p = Math.min(Math.max((value + 1) / 2, 1e-6), 1 - 1e-6);
+  return Math.max(-30000, Math.min(30000, Math.round(600 * Math.log(p / (1 - p)))));
 }
 
 // The moves of a KIF record from the usual start: { moves } (its actions), or { error, plies } at the

@@ -29,9 +29,11 @@ DETERMINIZATIONS = 4  # samples of the hidden information searched per move (gam
 class Searched(NamedTuple):
     """What a full search of a position teaches the network: the move distribution (the policy
     target) and the search's value of the position for its side to move (the visit-weighted mean Q
-    of the root's moves), which self-play may mix into the value target (--q-ratio)."""
+    of the root's moves), which self-play may mix into the value target (--q-ratio); and the line the
+    search expects (its principal line), which records keep beside the move."""
     policy: np.ndarray
     value: float
+    line: tuple = ()
 
 
 class MctsPlayer(Player):
@@ -78,7 +80,7 @@ class MctsPlayer(Player):
         scales = [0.0 if g or not sample else 1.0 for g in greedy]
         if self.determinize is None:
             return search_roots(self.evaluator, states, self.settings, self.root_noise, (scales, self.rng),
-                                stop=self.stop)
+                                with_lines=True, stop=self.stop)
         drawn = [self.determinize(state, self.rng) for state in states for _ in range(DETERMINIZATIONS)]
         result = search_roots(self.evaluator, drawn, self.settings, self.root_noise, stop=self.stop)
         visits = result.visits.reshape(len(states), DETERMINIZATIONS, -1)
@@ -110,7 +112,8 @@ class MctsPlayer(Player):
             else:
                 scores = visits_to_scores(counts[legal_actions], self.temperature)
                 action = self.rng.choice(legal_actions, p=scores)
-        return int(action), Searched(policy, float(searched_value(counts, result.q[row])))
+        line = tuple(result.lines[row][0]) if result.lines else ()
+        return int(action), Searched(policy, float(searched_value(counts, result.q[row])), line)
 
     def settai_choices(self, states, live_games=None):
         """Settai mode: near the end of a game with a margin, settai_endgame's move; else every legal

@@ -208,17 +208,22 @@ def conclusion(state, resigned=False, lang='ja'):
     return f'{"drawn" if outcome == "draw" else "stopped"} after {plies} moves ({word})'
 
 
-def write_kif(path, actions, game, names=('', ''), resigned=False, started=None):
+def write_kif(path, actions, game, names=('', ''), resigned=False, started=None, evaluations=None):
     """One game as KIF, the record shogi GUIs read (ShogiHome, 将棋所, ShogiGUI): Shift_JIS for .kif,
     UTF-8 for .kifu, as those programs expect. It ends in how the game ended and the record's
-    result line (まで95手で先手の勝ち)."""
+    result line (まで95手で先手の勝ち). `evaluations` ({ply: (value for the mover, line)}) adds after
+    each evaluated move the comments ShogiHome writes for an engine: `*#評価値=` (centipawns, from
+    先手's side, as its evaluation graph reads them) and `*#読み筋=` (the expected line in KI2)."""
     from cshogi.KIF import move_to_kif
+    evaluations = evaluations or {}
     state, previous = game.State(), None
     lines = [f'開始日時：{(started or datetime.datetime.now()).strftime("%Y/%m/%d %H:%M:%S")}', '手合割：平手',
              f'先手：{names[0]}', f'後手：{names[1]}', '手数----指手---------消費時間--']
     for number, action in enumerate(actions, 1):
         move = state.moves()[action]
         lines.append(f'{number:>4} {move_to_kif(move, previous)}')
+        if number - 1 in evaluations:
+            lines.extend(evaluation_comments(state, *evaluations[number - 1], game))
         state, previous = state.next(action), move
     how = how_it_ended(state, resigned)
     lines.append(f'{state.plies() + 1:>4} {KIF_ENDINGS[how][0]}')
@@ -227,6 +232,20 @@ def write_kif(path, actions, game, names=('', ''), resigned=False, started=None)
     with atomic_output(path) as temporary:
         with open(temporary, 'w', encoding=encoding, newline='\r\n') as f:
             f.write('\n'.join(lines) + '\n')
+
+
+def evaluation_comments(state, value, line, game):
+    """KIF comments of a move's evaluation, as ShogiHome writes them: the value (for the side to move
+    at `state`) in centipawns from 先手's side, and the line from `state` in KI2."""
+    from alphazero.engines.usi import centipawns
+    score = centipawns(value if state.is_first_player() else -value)
+    walked, names = state, []
+    for action in line:
+        if walked.is_done():
+            break
+        names.append(game.japanese_name(walked, action))
+        walked = walked.next(action)
+    return [f'*#評価値={score}'] + ([f'*#読み筋={"".join(names)}'] if names else [])
 
 
 def kif_result(state, how):

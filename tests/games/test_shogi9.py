@@ -427,9 +427,11 @@ def test_a_human_plays_full_shogi_in_the_terminal_in_japanese(game, capsys):
     assert re.search(r'AI の手: △(同　)?[１-９][一-九]', out)  # the AI's moves in KI2
     lines = out.strip().splitlines()
     assert re.fullmatch(r'まで\d+手で(先手の勝ち|後手の勝ち|千日手|持将棋).*', lines[-2]) and lines[-1] in ('あなたの勝ち', 'あなたの負け', '引き分け')
-    actions, final, resigned = saved[0]
+    actions, final, resigned, evaluations = saved[0]
     replayed = replay_states(game, actions)[-1].next(actions[-1])
     assert final is ended and not resigned and replayed.usi_position() == ended.usi_position()  # 待った's move is gone
+    # the AI's moves (the second player's) carry its value and line, which the record keeps
+    assert evaluations and all(ply % 2 == 1 and -1 <= value <= 1 and line for ply, (value, line) in evaluations.items())
 
 
 def test_a_human_resigns_full_shogi_and_the_game_is_saved_as_kif(game, workdir, tiny_shogi_model):
@@ -610,3 +612,26 @@ def test_players_look_for_a_mate_before_they_search(game, tiny_shogi_model):
     policy_level = level_player(Evaluator(network), Level(1, 0, 1.0), np.random.default_rng(0))
     assert solving(policy_level, game, SearchSettings()) is policy_level
     assert solving(plain, load_game('gomoku'), SearchSettings()) is plain
+
+
+def test_kif_keeps_the_ais_evaluations_as_shogihome_writes_them(game, tmp_path):
+    """write_kif with evaluations: after each evaluated move, *#評価値= (centipawns from 先手's side)
+    and *#読み筋= (the line in KI2); our reader and tsshogi read the same moves."""
+    import json
+    from alphazero.records.read import read_records
+    from alphazero.records.shogi import write_kif
+    from conftest import run_node
+    actions = game_to_its_end(game, 4)[:6]
+    states = replay_states(game, actions)
+    evaluations = {0: (0.5, actions[:3]), 3: (0.5, actions[3:5])}  # 先手 and 後手 each expect to stand better
+    path = str(tmp_path / 'evaluated.kifu')
+    write_kif(path, actions, game, ('a', 'b'), evaluations=evaluations)
+    lines = open(path, encoding='utf-8').read().splitlines()
+    first, fourth = lines.index(next(x for x in lines if x.startswith('   1 '))), lines.index(next(x for x in lines if x.startswith('   4 ')))
+    line = ''.join(game.japanese_name(s, a) for s, a in zip(states[:3], actions[:3]))
+    assert lines[first + 1:first + 3] == ['*#評価値=659', f'*#読み筋={line}']
+    assert lines[fourth + 1].startswith('*#評価値=-659') and lines[fourth + 2].startswith('*#読み筋=△')
+    ours, problems = read_records(path, game)
+    assert problems and ours == [] or list(ours[0]) == actions  # an unfinished game is skipped, and said
+    read = run_node('web/test/read_kif.mjs', path)
+    assert json.loads(read.stdout)['moves'] == [game.action_name(s, a) for s, a in zip(states, actions)]

@@ -329,7 +329,7 @@ def test_a_whole_shogi_game_in_the_browser(workdir):
 def test_full_shogi_in_the_browser_in_japanese_saved_as_kif(workdir):
     """A game of full shogi on the page (clicks, promotions asked, drops, a take-back), saved as a
     .kifu file that tsshogi (ShogiHome's library) reads, line for line what write_kif writes for the
-    same moves, and loaded again on the page."""
+    same moves (with the AI's evaluations as comments), and loaded again on the page."""
     from alphazero.records.shogi import write_kif
     tiny_exported_model('shogi9', 4)
     saved = workdir / 'page.kifu'
@@ -347,7 +347,12 @@ def test_full_shogi_in_the_browser_in_japanese_saved_as_kif(workdir):
     page = saved.read_bytes().decode('utf-8').split('\r\n')
     names = tuple(line.split('：', 1)[1] for line in page[2:4])
     write_kif(str(workdir / 'python.kifu'), actions, game, names)
-    assert (workdir / 'python.kifu').read_bytes().decode('utf-8').split('\r\n')[1:] == page[1:]
+    moves = [line for line in page[1:] if not line.startswith('*')]
+    assert (workdir / 'python.kifu').read_bytes().decode('utf-8').split('\r\n')[1:] == moves
+    # after the moves, the AI's estimates and best moves as ShogiHome writes an engine's
+    comments = [line for line in page if line.startswith('*')]
+    assert len([c for c in comments if c.startswith('*#評価値=')]) >= 20 and all(
+        re.fullmatch(r'\*#評価値=-?\d+|\*#読み筋=[▲△].+', c) for c in comments), comments
 
 
 def test_othellos_last_empties_are_solved_on_the_page(workdir):

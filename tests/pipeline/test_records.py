@@ -11,6 +11,7 @@ from alphazero.game.registry import load_game
 from alphazero.records.othello import WTB_GAME, WTB_HEADER, write_transcripts, write_wtb
 from alphazero.records.common import RecordError, replay
 from alphazero.records.read import read_records
+from alphazero.game.notation import action_names
 from conftest import need, random_records, run_script
 
 othello8 = load_game('othello8')
@@ -150,3 +151,17 @@ def test_make_records_with_gtp_rhino(workdir):
     assert problems == [] and len(from_text) == 6 and read_records('made.wtb', othello8) == (from_text, [])
     assert all(len(moves) >= 40 for moves in from_text)
     assert 'wrote 6 games to made.txt and made.wtb' in result.stderr
+
+
+def test_transcripts_keep_the_ais_evaluations_as_comments_that_readers_skip(workdir):
+    """write_transcripts with evaluations: after the game's line, `# N move value line` for each
+    evaluated move (passes counted in N, left out of the transcript); read_transcripts reads the game alone."""
+    game = random_records(1, seed=3)[0]
+    evaluations = {0: (0.25, game[:3]), 5: (-0.5, game[5:6])}
+    write_transcripts('games.txt', [game], othello8, [evaluations])
+    lines = open('games.txt').read().splitlines()
+    name = action_names(othello8)
+    assert lines[1] == f'# 1 {name[game[0]]} +0.25 {" ".join(name[a] for a in game[:3])}'
+    assert lines[2] == f'# 6 {name[game[5]]} -0.50 {name[game[5]]}'
+    games, problems = read_records('games.txt', othello8)
+    assert problems == [] and [list(g) for g in games] == [game]
