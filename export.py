@@ -6,7 +6,8 @@
 # onnxruntime then checks that both give the same outputs.
 #
 # The conversion itself is alphazero/network/onnx_export.py's export(), which every stage that needs a
-# current .onnx calls (ensure_onnx); this script runs it on the file you name.
+# current .onnx calls (ensure_onnx); this script runs it on the file you name. With --int8 it also
+# writes the int8 twin (alphazero/network/quantize.py), which --backend int8 plays and self-plays with.
 
 import os
 
@@ -17,6 +18,7 @@ from alphazero.game.registry import add_game_flag, load_game
 from alphazero.game.paths import model_path
 from alphazero.limits import file_path
 from alphazero.network.onnx_export import PARITY_POSITIONS, export
+from alphazero.network.quantize import CALIBRATION_POSITIONS, int8_path, quantize
 
 
 def parse_args(argv=None):
@@ -25,6 +27,9 @@ def parse_args(argv=None):
     add_game_flag(parser)
     parser.add_argument('model', nargs='?', type=file_path, help="the .h5 file (default: the game's best.h5)")
     parser.add_argument('--output', type=file_path, help='the .onnx file (default: beside the model, same name)')
+    parser.add_argument('--int8', action='store_true',
+                        help='also write the int8 twin (NAME.int8.onnx), calibrated on positions the model reaches in '
+                             'games against itself, and say how it agrees with the float model on others')
     args = parser.parse_args(argv)
     game = load_game(args.game)
     args.model = args.model or model_path(game, 'best.h5')
@@ -41,6 +46,11 @@ def main():
     game = load_game(args.game)
     difference = export(h5_path, onnx_path, game)
     print(f'wrote {onnx_path}: max |onnxruntime - Keras| = {difference:.2e} on {PARITY_POSITIONS} positions')
+    if args.int8:
+        check = quantize(onnx_path, game)
+        print(f'wrote {int8_path(onnx_path)}: calibrated on {CALIBRATION_POSITIONS} positions; on {check.positions} others '
+              f'the same top move as float32 in {100 * check.top_move_agreement:.1f}%, |value int8 - float32| '
+              f'{check.value_error:.3f} on average (at most {check.value_error_most:.3f})')
 
 
 if __name__ == '__main__':

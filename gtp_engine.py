@@ -24,7 +24,7 @@ from alphazero.search.evaluator import Evaluator
 from alphazero.cli.run import ArgumentParser, run
 from alphazero.errors import UserError
 from alphazero.engines.protocol import protocol_streams, serve
-from alphazero.cli.flags import add_level_flag, add_settai_flag, add_settings_flags, settings_of
+from alphazero.cli.flags import add_backend_flag, add_level_flag, add_settai_flag, add_settings_flags, settings_of
 from alphazero.settings import SearchSettings
 from alphazero.game.registry import add_game_flag, load_game
 from alphazero.game.values import player_value
@@ -304,6 +304,7 @@ def parse_args(argv=None):
     add_game_flag(parser)
     parser.add_argument('--model', type=file_path, help="a model file, .h5 or .onnx (default: the game's best.h5, on onnxruntime when its export is current)")
     add_level_flag(parser)
+    add_backend_flag(parser)
     add_settings_flags(parser, SearchSettings, sims=None)
     add_settai_flag(parser)
     args = parser.parse_args(argv)
@@ -319,7 +320,7 @@ def main():
     lines, answers = protocol_streams()  # standard output carries GTP only
 
     game = load_game(args.game)
-    model = load_playing_model(game, args.model, args.sims, args.level, SearchSettings.sims)
+    model = load_playing_model(game, args.model, args.sims, args.level, SearchSettings.sims, args.backend)
     search = settings_of(SearchSettings, args, sims=model.sims)
     stop = threading.Event()  # set by quit, which the engine hears during a search (protocol.serve)
     evaluator = Evaluator(model.network, search.cache)

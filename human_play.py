@@ -17,7 +17,7 @@ from alphazero.search.search import search_roots
 from alphazero.settings import SearchSettings
 from alphazero.cli.run import ArgumentParser, run
 from alphazero.errors import UserError
-from alphazero.cli.flags import add_level_flag, add_settai_flag, add_settings_flags, settings_of
+from alphazero.cli.flags import add_backend_flag, add_level_flag, add_settai_flag, add_settings_flags, settings_of
 from alphazero.game.notation import action_names, parse_move
 from alphazero.game.paths import playing_model_path
 from alphazero.game.registry import add_game_flag, as_game, load_game
@@ -552,6 +552,7 @@ def parse_args(argv=None):
     parser.add_argument('--text', action='store_true', help='play in the terminal instead of a window')
     parser.add_argument('--second', action='store_true', help='let the AI move first')
     add_level_flag(parser)
+    add_backend_flag(parser)
     parser.add_argument('--model', type=file_path, help="a model file, .h5 or .onnx (default: the game's best.h5, on onnxruntime when its export is current)")
     parser.add_argument('--lang', choices=LANGUAGES, help='the language of the window and the terminal (default: Japanese '
                                                           'when the locale is Japanese, else English)')
@@ -582,7 +583,7 @@ def play(args, said):
     if not args.text and not game.has_window:
         raise UserError(said['no_window'].format(game=game.NAME))
     model = load_playing_model(game, args.model or playing_model_path(game, lang=lang), args.sims, args.level,
-                               SearchSettings.sims)
+                               SearchSettings.sims, args.backend)
     print(said['ai_is'].format(description=said_text(model.description, said), sims=model.sims,
                                why=said_text(model.why, said), level=level_text(model.level, said),
                                levels=len(model.levels)), file=sys.stderr)

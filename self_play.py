@@ -23,6 +23,7 @@ from alphazero.game.values import player_value
 from alphazero.limits import check_self_play
 from alphazero.network.load import load_network
 from alphazero.network.onnx_export import ensure_onnx
+from alphazero.network.quantize import ensure_int8
 from alphazero.network.runtimes import use_device
 from alphazero.play.self_play_games import play_self_play
 from alphazero.play.workers import add_worker_flags, worker_pool
@@ -48,6 +49,8 @@ def self_play(game=None, plays=SelfPlaySettings(), search=SearchSettings(), expl
 
     # Play all games, many at a time (beyond the book: or on Ray workers, `pool`)
     start = time.perf_counter()
+    if backend == 'int8':
+        ensure_int8(game)  # quantized again whenever best.h5 changed
     if pool is None:
         network, description = load_network(model_path(game, 'best.h5'), game, backend)
         with tqdm(total=plays.games, desc=f'self-play ({description})', unit='game') as progress:
@@ -55,7 +58,8 @@ def self_play(game=None, plays=SelfPlaySettings(), search=SearchSettings(), expl
                                                                        np.random.default_rng(seed), progress)
     else:
         ensure_onnx(game)
-        (position, policy, value, margin), counts = pool.self_play(game, model_path(game, 'best.onnx'), plays,
+        (position, policy, value, margin), counts = pool.self_play(game, model_path(game, 'best.int8.onnx' if backend == 'int8'
+                                                                              else 'best.onnx'), plays,
                                                                    search, exploration, seed)
     seconds = time.perf_counter() - start
 

@@ -76,6 +76,12 @@ class Run:
     cycle: CycleSettings
 
 
+# --backend int8 is for self-play (quantized again each cycle); the gate and the evaluations judge
+# the models in float32, as they are kept
+def judged_on(backend):
+    return 'auto' if backend == 'int8' else backend
+
+
 def parse_args(argv=None):
     parser = ArgumentParser(description='Train an AlphaZero player: self-play, training and evaluation, '
                                         'cycle after cycle. With no flags it runs the book\'s settings; '
@@ -186,7 +192,7 @@ def run_cycle(game, args, settings, cycle, training, previous_exact=None, pool=N
     def gate():
         if not settings.cycle.eval_games:
             return {'average': None, 'better': False}
-        better, average = evaluate_network(game, settings.cycle.eval_games, settings.search, backend=args.backend,
+        better, average = evaluate_network(game, settings.cycle.eval_games, settings.search, backend=judged_on(args.backend),
                                            seed=seed, update=False, pool=pool)
         if not settings.cycle.gate:
             print('the gate is off (--no-gate): the latest network becomes the best player whatever it scored')
@@ -204,7 +210,7 @@ def run_cycle(game, args, settings, cycle, training, previous_exact=None, pool=N
             ensure_onnx(game)
             if (cycle + 1) % settings.cycle.best_every and cycle + 1 < settings.cycle.cycles:
                 return None
-            return evaluate_best_player(game, settings.search, settings.evaluation, backend=args.backend, seed=seed,
+            return evaluate_best_player(game, settings.search, settings.evaluation, backend=judged_on(args.backend), seed=seed,
                                         pool=pool)
         stage('best', promote)
 
@@ -218,7 +224,7 @@ def run_cycle(game, args, settings, cycle, training, previous_exact=None, pool=N
                 return previous_exact
             from alphazero.search.evaluator import Evaluator
             from alphazero.play.exact import exact_strength
-            network, _ = load_network(model_path(game, 'best.h5'), game, args.backend)
+            network, _ = load_network(model_path(game, 'best.h5'), game, judged_on(args.backend))
             return exact_strength(game, Evaluator(network), settings.search.sims)
         print(describe(stage('exact', judge)))
     return progress

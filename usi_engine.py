@@ -26,7 +26,7 @@ from alphazero.cli.run import ArgumentParser, run
 from alphazero.errors import UserError
 from alphazero.engines.protocol import protocol_streams, serve
 from alphazero.engines.usi import centipawns
-from alphazero.cli.flags import add_level_flag, add_settai_flag, add_settings_flags, settings_of
+from alphazero.cli.flags import add_backend_flag, add_level_flag, add_settai_flag, add_settings_flags, settings_of
 from alphazero.settings import SearchSettings
 from alphazero.game.registry import load_game
 from alphazero.play.levels import choose_level, load_playing_model
@@ -310,6 +310,7 @@ def parse_args(argv=None):
     parser.add_argument('--model', type=file_path, help="a model file, .h5 or .onnx (default: the game's best.h5, "
                                                          'else the shipped one)')
     add_level_flag(parser)
+    add_backend_flag(parser)
     add_settings_flags(parser, SearchSettings, sims=None)
     add_settai_flag(parser)
     return parser.parse_args(argv)
@@ -350,7 +351,7 @@ def main():
     lines, answers = protocol_streams()  # standard output carries USI only
 
     game = load_game(args.game)
-    model = load_playing_model(game, args.model, args.sims, args.level, SearchSettings.sims)
+    model = load_playing_model(game, args.model, args.sims, args.level, SearchSettings.sims, args.backend)
     search = settings_of(SearchSettings, args, sims=model.sims)
     think = thinker(known_values(Evaluator(model.network, search.cache), game, search), search, np.random.default_rng(),
                     game)

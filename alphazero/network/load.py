@@ -10,6 +10,7 @@ from alphazero.network.model_file import (
     model_advice,
 )
 from alphazero.network.onnx_export import converted, onnx_is_current
+from alphazero.network.quantize import int8_path
 from alphazero.network.runtimes import KerasNetwork, OnnxNetwork
 
 
@@ -26,12 +27,18 @@ def load_network(h5_path, game, backend='auto'):
     Keras with JAX, onnxruntime on the model converted in memory). An .onnx file given directly
     runs on onnxruntime.
 
-    backend: 'auto', 'onnx' (the export must be current) or 'keras'.
+    backend: 'auto', 'onnx' (the export must be current), 'int8' (its int8 twin, which
+    `export.py --int8` writes, must be current) or 'keras'.
     Returns (network, description) so that scripts can say what they run.
     """
     if h5_path.endswith('.onnx'):
         return load_onnx(h5_path, game), f'{h5_path} on onnxruntime'
     onnx_path = os.path.splitext(h5_path)[0] + '.onnx'
+    if backend == 'int8':
+        quantized = int8_path(onnx_path)
+        if not (os.path.exists(h5_path) and onnx_is_current(quantized, h5_path)):
+            raise UserError(f'{quantized} is missing or older than {h5_path}: run `python export.py {h5_path} --int8` first.')
+        return load_onnx(quantized, game), f'{quantized} (int8) on onnxruntime'
     if backend in ('auto', 'onnx') and os.path.exists(h5_path) and onnx_is_current(onnx_path, h5_path):
         network = OnnxNetwork(onnx_path)
         if network.input_shape[-len(game.INPUT_SHAPE):] == tuple(game.INPUT_SHAPE):

@@ -123,11 +123,12 @@ class PlayingModel:
     levels: list   # all the model's levels
 
 
-def load_playing_model(game, model_path, sims, level_number, default_sims):
+def load_playing_model(game, model_path, sims, level_number, default_sims, backend='auto'):
     """The model at model_path (else the game's best model), its simulations (sims, else what the
-    model records, else default_sims) and level `level_number` of its levels (else full strength)."""
+    model records, else default_sims) and level `level_number` of its levels (else full strength), on
+    `backend` (load_network's)."""
     path = model_path or playing_model_path(game)
-    network, description = load_network(path, game)
+    network, description = load_network(path, game, backend)
     sims, why = playing_sims(sims, path, default_sims)
     check_search(game, sims)
     level, levels = playing_level(path, sims, level_number)
