@@ -9,9 +9,11 @@ the medians. Last, self-play positions (moves played) a second of a whole batche
 network, on one core. The processor's vector features decide how much int8 gains: VNNI and AMX
 have int8 dot products; with AVX2 alone the gain is smaller.
 
-Run: .venv/bin/python bench/bench_int8.py [--rounds 3 --seconds 2 --games 64 --sims 32]
+Run: .venv/bin/python bench/bench_int8.py [--rounds 3 --seconds 2 --games 64 --sims 32 --out FILE.json]
+(docs/speed/int8.json holds the run docs/speed.md shows; docs/make_tables.py makes its table.)
 """
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -66,8 +68,11 @@ def main():
     parser.add_argument('--games', type=int, default=64, help='self-play games at once (0: leave self-play out)')
     parser.add_argument('--sims', type=int, default=32, help='self-play simulations per move')
     parser.add_argument('--only', action='append', help='only this shipped model (repeatable)')
+    parser.add_argument('--out', help='also write the figures to this JSON file')
     args = parser.parse_args()
     name, features = processor()
+    report = {'processor': name, 'features': features, 'rounds': args.rounds, 'seconds': args.seconds,
+              'batches': list(BATCHES), 'models': {}, 'self_play': {}}
     print(f'processor: {name}; features: {", ".join(features) or "none of " + ", ".join(VECTOR_FEATURES)}; one core')
     print(f'{"model":14} {"top move":>8} {"|dv|":>6} ' + ' '.join(f'{"b" + str(b) + " float":>10} {"int8":>7} {"ratio":>5}'
                                                              for b in BATCHES))
@@ -98,6 +103,9 @@ def main():
             for b in BATCHES:
                 f, q = statistics.median(rates[b, 'float']), statistics.median(rates[b, 'int8'])
                 cells.append(f'{f:>10,.0f} {q:>7,.0f} {q / f:>5.2f}')
+            report['models'][model] = {'top_move_agreement': check.top_move_agreement, 'value_error': check.value_error,
+                                       'positions': check.positions,
+                                       'rates': {kind: {str(b): rates[b, kind] for b in BATCHES} for kind in ('float', 'int8')}}
             print(f'{model:14} {100 * check.top_move_agreement:>7.1f}% {check.value_error:>6.3f} ' + ' '.join(cells)
                   + '   (slowest: ' + ', '.join(f'b{b} {min(rates[b, "float"]):,.0f}/{min(rates[b, "int8"]):,.0f}'
                                                  for b in BATCHES) + ')')
@@ -108,9 +116,15 @@ def main():
                     int8_rates.append(self_play_rate(int8_network, game, args.games, args.sims))
                 stage.append((model, float_rates, int8_rates))
     for model, float_rates, int8_rates in stage:
+        report['self_play'][model] = {'games': args.games, 'sims': args.sims, 'float': float_rates, 'int8': int8_rates}
         f, q = statistics.median(float_rates), statistics.median(int8_rates)
         print(f'self-play {model}, {args.games} games at once, {args.sims} simulations a move: float {f:,.1f} '
               f'(slowest {min(float_rates):,.1f}), int8 {q:,.1f} (slowest {min(int8_rates):,.1f}) moves/s; ratio {q / f:.2f}')
+
+    if args.out:
+        with open(args.out, 'w') as f:
+            json.dump(report, f, indent=1)
+            f.write('\n')
 
 
 if __name__ == '__main__':

@@ -18,23 +18,10 @@ setoption lines sent once at the start, and the `go` line that asks for each mov
 UsiEnginePlayer is a player for alphazero/match.py: one engine process per live game, all thinking
 at once; every move it answers is checked against our rules.
 """
-import math
-
 from alphazero.engines.gtp import EngineError, EngineProcess
 from alphazero.play.loop import RemotePlayer
 
 DEFAULT_GO = 'go btime 0 wtime 0 byoyomi 1000'
-
-
-# Scores as USI engines and shogi GUIs write them
-CP_PER_LOGIT = 600           # centipawns for a winning probability p: 600 * ln(p / (1 - p)), as Ponanza's scale
-CP_LIMIT = 30000
-
-
-def centipawns(value):
-    """A value in [-1, 1] (the side to move's expected result) as a USI score in centipawns."""
-    p = min(max((value + 1) / 2, 1e-6), 1 - 1e-6)
-    return int(max(-CP_LIMIT, min(CP_LIMIT, round(CP_PER_LOGIT * math.log(p / (1 - p))))))
 
 
 HANDSHAKE_TIMEOUT = 30  # seconds for `usiok` and `readyok`

@@ -1,4 +1,6 @@
-"""The result of a game as a number: 1 won, 0 draw, -1 lost, for the side to move or for either player."""
+"""The result of a game as a number: 1 won, 0 draw, -1 lost, for the side to move or for either player;
+and a value as shogi programs score it, in centipawns."""
+import math
 
 
 def terminal_value(ended_state):
@@ -18,3 +20,14 @@ def value_for(state, value, first_player):
     """`value`, a result for the side to move of `state`, for the first player (first_player=True)
     or the second."""
     return value if state.is_first_player() == first_player else -value
+
+
+# A value as shogi engines and GUIs score it (USI's score cp, KIF's 評価値)
+CP_PER_LOGIT = 600           # centipawns for a winning probability p: 600 * ln(p / (1 - p)), as Ponanza's scale
+CP_LIMIT = 30000
+
+
+def centipawns(value):
+    """A value in [-1, 1] (the side to move's expected result) as a USI score in centipawns."""
+    p = min(max((value + 1) / 2, 1e-6), 1 - 1e-6)
+    return int(max(-CP_LIMIT, min(CP_LIMIT, round(CP_PER_LOGIT * math.log(p / (1 - p))))))

@@ -17,7 +17,7 @@ import datetime
 import os
 
 from alphazero.files import atomic_output
-from alphazero.game.values import value_for
+from alphazero.game.values import centipawns, value_for
 from alphazero.records.common import read_bytes, replay
 
 DRAW_ENDINGS = ('%SENNICHITE', '%HIKIWAKE', '%JISHOGI', '%MAX_MOVES')
@@ -237,7 +237,6 @@ def write_kif(path, actions, game, names=('', ''), resigned=False, started=None,
 def evaluation_comments(state, value, line, game):
     """KIF comments of a move's evaluation, as ShogiHome writes them: the value (for the side to move
     at `state`) in centipawns from 先手's side, and the line from `state` in KI2."""
-    from alphazero.engines.usi import centipawns
     score = centipawns(value if state.is_first_player() else -value)
     walked, names = state, []
     for action in line:
