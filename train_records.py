@@ -36,7 +36,7 @@ from alphazero.records.common import RecordError, record_value, replay
 from alphazero.records.read import read_records
 from alphazero.cli.settings import parse_game_args
 from alphazero.data.run_folder import hold_run_folder
-from alphazero.data.training import compile_model, epoch_batches, train_epoch
+from alphazero.data.training import batch_of, compile_model, epoch_batches, train_epoch
 from dual_network import build_network, describe_network
 from train_network import RN_BATCH_SIZE
 
@@ -50,9 +50,11 @@ METRICS_FILE = 'records_metrics.jsonl'
 CHART_FILE = 'chart_records.png'
 
 
-# Every position where the side to move had a choice (a pass teaches nothing): its input planes,
-# the move played as a one-hot policy, and the game's result for the side to move. Planes of 0/1
-# are kept as bytes (a quarter of the memory: full shogi has 9,639 numbers per position)
+# Every position where the side to move had a choice (a pass teaches nothing): the position, the
+# move played and the game's result for the side to move. A game that packs its positions (full
+# shogi: 32 bytes each, as dlshogi keeps them) keeps them packed, its planes made a batch at a time
+# while training, so that ten million positions take a few hundred MB; other games keep their
+# planes, those of 0/1 as bytes (a quarter of the memory)
 def records_to_arrays(game, games):
     positions, actions, values = [], [], []
     for moves in games:
@@ -60,14 +62,15 @@ def records_to_arrays(game, games):
         for state, action in played:
             if action == game.PASS:
                 continue
-            planes = state.planes()
-            as_bytes = planes.astype(np.uint8)
-            positions.append(as_bytes if np.array_equal(as_bytes, planes) else planes)
+            if game.packed_planes:
+                positions.append(state.pack())
+            else:
+                planes = state.planes()
+                as_bytes = planes.astype(np.uint8)
+                positions.append(as_bytes if np.array_equal(as_bytes, planes) else planes)
             actions.append(action)
             values.append(record_value(moves, final, state.is_first_player()))
-    policies = np.zeros((len(actions), game.ACTION_COUNT), np.float32)
-    policies[np.arange(len(actions)), actions] = 1
-    return np.stack(positions), policies, np.array(values, np.float32)
+    return np.stack(positions), np.array(actions, np.int32), np.array(values, np.float32)
 
 
 # A game is a validation game when a hash of its moves falls in the first `validation` share: the
@@ -100,16 +103,21 @@ def read_games(game, paths):
 # Losses and accuracies of the model on a set of positions: policy accuracy = the most likely move
 # is the move played; value accuracy = in the positions of won and lost games, the value's sign
 # names the winner (a value near 0 early in a game is a fair guess, not a predicted draw)
-def measure(model, position, policy, value, batch_size=1024):
-    predicted_policy, predicted_value = model.predict(position, batch_size=batch_size, verbose=0)
-    predicted_value = predicted_value.reshape(-1)
-    policy_loss = -np.mean(np.sum(policy * np.log(np.clip(predicted_policy, 1e-7, 1)), axis=1))
-    value_loss = np.mean((predicted_value - value) ** 2)
-    decisive = value != 0
-    return {'policy_loss': float(policy_loss), 'value_loss': float(value_loss), 'loss': float(policy_loss + value_loss),
-            'policy_accuracy': float(np.mean(predicted_policy.argmax(axis=1) == policy.argmax(axis=1))),
-            'value_accuracy': float(np.mean(np.sign(predicted_value[decisive]) == value[decisive])) if decisive.any()
-            else float('nan')}
+def measure(model, game, data, batch_size=1024):
+    policy_loss = value_loss = moves_right = results_right = decisive = 0.0
+    for start in range(0, len(data[2]), batch_size):
+        planes, policy, value = batch_of(game, data, np.arange(start, min(start + batch_size, len(data[2]))))
+        predicted_policy, predicted_value = model.predict(planes, batch_size=batch_size, verbose=0)
+        predicted_value = predicted_value.reshape(-1)
+        policy_loss -= np.sum(policy * np.log(np.clip(predicted_policy, 1e-7, 1)))
+        value_loss += np.sum((predicted_value - value) ** 2)
+        moves_right += np.sum(predicted_policy.argmax(axis=1) == policy.argmax(axis=1))
+        results_right += np.sum(np.sign(predicted_value[value != 0]) == np.sign(value[value != 0]))
+        decisive += np.sum(value != 0)
+    count = len(data[2])
+    return {'policy_loss': float(policy_loss / count), 'value_loss': float(value_loss / count),
+            'loss': float((policy_loss + value_loss) / count), 'policy_accuracy': float(moves_right / count),
+            'value_accuracy': float(results_right / decisive) if decisive else float('nan')}
 
 
 def plot_records(records, path):
@@ -173,7 +181,7 @@ def train_records(game, paths, network=NetworkSettings(), epochs=TR_EPOCHS, batc
             model.optimizer.learning_rate.assign(TR_LEARNING_RATE * TR_DECAY ** epoch)
             train_loss = train_epoch(model, game, train, batch_size, rng, bar)
             record = {'epoch': epoch + 1, 'seconds': time.perf_counter() - start, 'train_loss': train_loss}
-            record.update(measure(model, *valid) if valid else {})
+            record.update(measure(model, game, valid) if valid else {})
             records.append(record)
             bar.set_postfix(epoch=epoch + 1, **{k: f'{v:.3f}' for k, v in record.items()
                                                 if k in ('train_loss', 'loss', 'policy_accuracy')})

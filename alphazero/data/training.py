@@ -29,17 +29,23 @@ def augment(game, position, policy, value, margin=None):
 # (epochs x window x symmetries)
 def replay_sample(game, position, policy, value, count, rng, margin=None):
     rows = rng.integers(len(value), size=count)
-    symmetry = rng.integers(len(game.SYMMETRIES), size=count)
     sampled_position, sampled_policy = position[rows], policy[rows]
-    # Each symmetry turns its own samples (one at a time: full shogi's samples are large)
-    squares = sampled_position.reshape(count, -1, position.shape[-1])
+    turn_randomly(game, sampled_position, sampled_policy, rng)
+    return sampled_position, sampled_policy, value[rows], None if margin is None else margin[rows]
+
+
+# Each sample (input planes and policy, changed in place) in a random one of the board's symmetries;
+# each symmetry turns its own samples (one at a time: full shogi's samples are large)
+def turn_randomly(game, position, policy, rng):
+    count = len(position)
+    symmetry = rng.integers(len(game.SYMMETRIES), size=count)
+    squares = position.reshape(count, -1, position.shape[-1])
     for index, (square_permutation, action_permutation) in enumerate(game.SYMMETRIES):
         chosen = np.flatnonzero(symmetry == index)
         if index == 0 or not len(chosen):  # the identity comes first (alphazero/contract.py)
             continue
         squares[chosen] = squares[chosen][:, list(square_permutation)]
-        sampled_policy[chosen] = sampled_policy[chosen][:, list(action_permutation)]
-    return sampled_position, sampled_policy, value[rows], None if margin is None else margin[rows]
+        policy[chosen] = policy[chosen][:, list(action_permutation)]
 
 
 # The book's losses and optimizer (and for a margin head, mean squared error on the margin); XLA
@@ -93,16 +99,44 @@ def batch_progress(bar, steps):
     return Progress()
 
 
-# The batches of an epoch over `data` (planes, policies, values)
+# The batches of an epoch over `data` (positions, policies, values)
 def epoch_batches(data, batch_size):
     return math.ceil(len(data[2]) / batch_size)
 
 
-# One epoch over a fixed set of positions, for the stages that train on one (train_records, distill):
-# every position once, each in a random one of the board's symmetries, `bar` counting the batches.
-# Returns the epoch's training loss
+# A fixed set of positions, for the stages that train on one (train_records, distill), is `data` =
+# (positions, policies, values): positions as input planes, or packed as the game packs them (full
+# shogi: 32 bytes each, its features made again by game.packed_planes); policies as distributions
+# (N, A) or as the moves played (N,). Its batches are made one at a time, so that millions of
+# positions need only their compact form in memory.
+def batch_of(game, data, rows, rng=None):
+    """Input planes (float32), policy targets and values of the positions `rows`; each turned by a
+    random symmetry of the board when `rng` is given."""
+    positions, policies, values = data[:3]
+    planes = game.packed_planes(positions[rows]) if positions.ndim == 2 else positions[rows].astype(np.float32)
+    if policies.ndim == 2:
+        policy = policies[rows].astype(np.float32)
+    else:
+        policy = np.zeros((len(rows), game.ACTION_COUNT), np.float32)
+        policy[np.arange(len(rows)), policies[rows]] = 1
+    if rng is not None:
+        turn_randomly(game, planes, policy, rng)
+    return planes, policy, values[rows]
+
+
+# One epoch over a fixed set of positions: every position once, in a random order, each in a random
+# one of the board's symmetries, `bar` counting the batches. Returns the epoch's training loss
 def train_epoch(model, game, data, batch_size, rng, bar):
-    position, policy, value, _ = replay_sample(game, *data[:3], len(data[2]), rng)
-    history = model.fit(position, [policy, value], batch_size=batch_size, epochs=1, verbose=0,
-                        callbacks=[batch_progress(bar, epoch_batches(data, batch_size))])
+    import keras
+
+    order = rng.permutation(len(data[2]))
+
+    class Batches(keras.utils.PyDataset):
+        def __len__(self):
+            return epoch_batches(data, batch_size)
+
+        def __getitem__(self, index):
+            planes, policy, value = batch_of(game, data, order[index * batch_size:(index + 1) * batch_size], rng)
+            return planes, (policy, value)
+    history = model.fit(Batches(), epochs=1, verbose=0, callbacks=[batch_progress(bar, epoch_batches(data, batch_size))])
     return float(history.history['loss'][-1])

@@ -118,6 +118,10 @@ class Game:
     # Connect Four from 20 stones, a forced mate in either shogi), else None: players and engines play
     # it before searching, and say it ('wins by 6', 'mate in 7')
     solve: Optional[Callable] = None
+    # packed_planes(packed) -> the input planes (N, *INPUT_SHAPE) of positions packed by State.pack()
+    # (full shogi: cshogi's 32-byte HuffmanCodedPos): a game with them keeps its training records
+    # packed, and makes their planes a batch at a time
+    packed_planes: Optional[Callable] = None
     # known_value(state) -> the value of a position for its side to move that the game knows without
     # the network, or None (full shogi: 1 when it mates in one): the search's leaves take it, with
     # the mate search

@@ -281,6 +281,13 @@ class State:
         make_input_features(self.board, square_words, hand_words)
         return np.concatenate([square_words, hand_words]).transpose(1, 2, 0)
 
+    # The position packed as cshogi's HuffmanCodedPos (32 bytes: board, hands, side to move), as
+    # dlshogi keeps its training positions: millions of them fit where their planes would not
+    def pack(self):
+        packed = np.zeros(32, np.uint8)
+        self.board.to_hcp(packed)
+        return packed
+
     # Squares in reading order from the first player's side (row 0 is rank a, column 0 the 9-file):
     # the piece kind (cshogi's 1 pawn .. 14 dragon), + first player's, - second player's, 0 empty
     def cells(self):
@@ -304,6 +311,18 @@ def piece_letter(kind):
 # The page marks no steps on the pieces: their kanji say how they move
 def piece_steps(kind):
     return []
+
+
+# The input planes of packed positions (State.pack's), (N, 9, 9, 119): made by cshogi in C++, a
+# batch at a time while training (train_records.py)
+def packed_planes(packed):
+    board = cshogi.Board()
+    square_words = np.zeros((len(packed), SQUARE_PLANES, 9, 9), np.float32)
+    hand_words = np.zeros((len(packed), HAND_PLANES, 9, 9), np.float32)
+    for i, row in enumerate(packed):
+        board.set_hcp(np.ascontiguousarray(row))
+        make_input_features(board, square_words[i], hand_words[i])
+    return np.concatenate([square_words, hand_words], axis=1).transpose(0, 2, 3, 1)
 
 
 # A move's name: USI notation (7g7f, P*5e, 8h2b+)

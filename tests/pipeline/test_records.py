@@ -137,8 +137,45 @@ def test_value_accuracy_asks_whether_the_sign_names_the_winner():
                 return policy, np.array(values, np.float32).reshape(-1, 1)
         return Model()
     result = np.array([1, -1, 1, 0], np.float32)   # the draw does not count
-    assert measure(model_saying([0.2, -0.1, -0.3, 0.0]), None, policy, result)['value_accuracy'] == 2 / 3
-    assert measure(model_saying([0.9, -0.9, 0.1, 0.5]), None, policy, result)['value_accuracy'] == 1
+    data = (np.zeros((4, 8, 8, 2), np.uint8), np.array([0, 1, 2, 3]), result)  # the moves played
+    assert measure(model_saying([0.2, -0.1, -0.3, 0.0]), othello8, data)['value_accuracy'] == 2 / 3
+    assert measure(model_saying([0.9, -0.9, 0.1, 0.5]), othello8, data)['value_accuracy'] == 1
+    assert measure(model_saying([0.9, -0.9, 0.1, 0.5]), othello8, data)['policy_accuracy'] == 1
+
+
+def test_an_epoch_visits_every_position_once_and_full_shogi_keeps_them_packed(monkeypatch):
+    """train_epoch's batches: every position exactly once in an epoch; full shogi's records are kept
+    as 32-byte packed positions whose planes, made a batch at a time, are the positions' own."""
+    from alphazero.data.training import batch_of
+    from train_records import records_to_arrays
+    shogi9 = load_game('shogi9')
+    rng = np.random.default_rng(0)
+    state, moves = shogi9.State(), []
+    for _ in range(30):
+        moves.append(int(rng.choice(state.legal_actions())))
+        state = state.next(moves[-1])
+    positions, actions, values = records_to_arrays(shogi9, [moves])
+    assert positions.shape == (30, 32) and positions.dtype == np.uint8 and list(actions) == moves
+    planes, policy, _ = batch_of(shogi9, (positions, actions, values), np.arange(30))
+    states = replay(shogi9, moves)[0]
+    assert all(np.array_equal(planes[i], s.planes()) and policy[i].argmax() == a for i, (s, a) in enumerate(states))
+    # one epoch of train_epoch over them (a tiny network, batches of 8) visits every position (drawn
+    # with replacement, 30 draws would miss some but once in 10^12; Keras may ask a batch twice)
+    from tqdm import tqdm
+    import alphazero.data.training as training
+    from alphazero.data.training import compile_model, train_epoch
+    from conftest import tiny_model
+    seen, make = [], training.batch_of
+
+    def counted(game, data, rows, rng=None):
+        seen.extend(int(r) for r in rows)
+        return make(game, data, rows, rng)
+    monkeypatch.setattr(training, 'batch_of', counted)
+    model = tiny_model(0, rules=shogi9)
+    compile_model(model, jit_compile=False, steps_per_execution=1)
+    with tqdm(disable=True) as bar:
+        train_epoch(model, shogi9, (positions, actions, values), 8, np.random.default_rng(1), bar)
+    assert set(seen) == set(range(30))
 
 
 def test_make_records_with_gtp_rhino(workdir):
