@@ -25,6 +25,12 @@ JAPANESE_NAMES = {'tictactoe': '三目並べ', 'connect4': '四目並べ', 'othe
                   'pointothello': '点数制リバーシ', 'shogi': '簡易将棋', 'gomoku': '五目並べ', 'shogi9': '本将棋'}
 
 
+def measured_in(*parts):
+    """The figures of a JSON file under docs/."""
+    with open(os.path.join(ROOT, 'docs', *parts), encoding='utf-8') as f:
+        return json.load(f)
+
+
 def shipped():
     """{game: model.json} of every shipped model, in the order the pages list them."""
     models = {}
@@ -180,8 +186,7 @@ MATE_BEGIN = '<!-- the table below is made by docs/make_tables.py from docs/lab/
 
 
 def mate_table(page):
-    with open(os.path.join(ROOT, 'docs', 'lab', 'mate-search.json'), encoding='utf-8') as f:
-        runs = json.load(f)['runs']
+    runs = measured_in('lab', 'mate-search.json')['runs']
     rows = ['| mate search | opponent | runs of 40 games | scores | median | worst | won-drew-lost in all | moves a game |',
             '|---|---|---|---|---|---|---|---|']
     for mode in (True, False):
@@ -203,8 +208,7 @@ GPU_BEGIN = '<!-- the table below is made by docs/make_tables.py from docs/scali
 
 
 def gpu_table(page):
-    with open(os.path.join(ROOT, 'docs', 'scaling', 'gpu.json'), encoding='utf-8') as f:
-        gpu = json.load(f)
+    gpu = measured_in('scaling', 'gpu.json')
     rows = ['| what | how | CPU | GPU | GPU / CPU |', '|---|---|---|---|---|']
     runs = gpu['self_play']['runs']
     for run in runs:
@@ -229,8 +233,7 @@ GPU_CYCLE_BEGIN = '<!-- the table below is made by docs/make_tables.py from docs
 
 
 def gpu_cycle_table(page):
-    with open(os.path.join(ROOT, 'docs', 'scaling', 'gpu-cycle.json'), encoding='utf-8') as f:
-        measured = json.load(f)
+    measured = measured_in('scaling', 'gpu-cycle.json')
     rows = ['| what | CPU, 16 cores | GPU | GPU faster by |', '|---|---|---|---:|']
     for stage in measured['stages']:
         cpu, gpu = statistics.median(stage['cpu']), statistics.median(stage['gpu'])
@@ -245,8 +248,7 @@ GAMES_SPEED_BEGIN = '<!-- the table below is made by docs/make_tables.py from do
 
 
 def games_speed_table(page):
-    with open(os.path.join(ROOT, 'docs', 'speed', 'games.json'), encoding='utf-8') as f:
-        measured = json.load(f)
+    measured = measured_in('speed', 'games.json')
     rows = ['| game | moves/s | planes/s | random games/s | network positions/s | network | rules / network |',
             '|---|---:|---:|---:|---:|---|---:|']
     for game in measured['games']:
@@ -256,15 +258,60 @@ def games_speed_table(page):
     return '\n'.join(rows)
 
 
+# int8 against float32 for every shipped network (docs/speed.md), from bench/bench_int8.py --out
+INT8_BEGIN = '<!-- the table below is made by docs/make_tables.py from docs/speed/int8.json -->'
+
+
+def int8_table(page):
+    measured = measured_in('speed', 'int8.json')
+    batches = measured['batches']
+    rows = [f'Processor: {measured["processor"]}, with {", ".join(measured["features"])}.', '',
+            '| model | same top move | mean abs value error | '
+            + ' | '.join(f'batch {b}: float32, int8 (positions/s), ratio' for b in batches) + ' |',
+            '|---|---:|---:|' + '---:|' * len(batches)]
+    for model, figures in measured['models'].items():
+        cells = []
+        for b in batches:
+            rates = [statistics.median(figures['rates'][kind][str(b)]) for kind in ('float', 'int8')]
+            cells.append(f'{rates[0]:,.0f}, {rates[1]:,.0f}, **{rates[1] / rates[0]:.2f}**')
+        rows.append(f'| {model} | {100 * figures["top_move_agreement"]:.1f}% | {figures["value_error"]:.3f} | '
+                    + ' | '.join(cells) + ' |')
+    for model, run in measured['self_play'].items():
+        rates = [statistics.median(run[kind]) for kind in ('float', 'int8')]
+        rows.append(f'\nSelf-play of {model}, {run["games"]} games at once, {run["sims"]} simulations a move, one core: '
+                    f'{rates[0]:,.1f} moves/s on float32 (slowest {min(run["float"]):,.1f}), {rates[1]:,.1f} on int8 '
+                    f'(slowest {min(run["int8"]):,.1f}): **{rates[1] / rates[0]:.2f}x**.')
+    return '\n'.join(rows)
+
+
+# Each shipped model's int8 twin against its float self (docs/lab/int8.md), from docs/lab/int8.json
+INT8_STRENGTH_BEGIN = '<!-- the table below is made by docs/make_tables.py from docs/lab/int8.json -->'
+
+
+def int8_strength_table(page):
+    measured = measured_in('lab', 'int8.json')
+    rows = ['| model | simulations | runs of 40 games | int8\'s scores | mean | median | worst | won-drew-lost in all (int8) |',
+            '|---|---:|---:|---|---:|---:|---:|---|']
+    for game in measured['games']:
+        runs = [run for run in measured['runs'] if run['game'] == game['game']]
+        scores = [(run['int8_won'] + run['drew'] / 2) / 40 for run in runs]
+        total = [sum(run[key] for run in runs) for key in ('int8_won', 'drew', 'int8_lost')]
+        worst = max(scores, key=lambda s: abs(s - 0.5))
+        rows.append(f'| {game["game"]} | {game["simulations"]} | {len(runs)} | {", ".join(f"{s:.3f}" for s in scores)} | '
+                    f'{statistics.mean(scores):.3f} | {statistics.median(scores):.3f} | {worst:.3f} | {"-".join(map(str, total))} |')
+    return '\n'.join(rows)
+
+
 PAGES = {'README.md': [(BEGIN, table)], 'README.ja.md': [(BEGIN, table)],
          os.path.join('docs', 'strength.md'): [(BEGIN, table), (LEVELS_BEGIN, levels_table)],
          os.path.join('docs', 'ja', 'playing.md'): [(LEVELS_BEGIN, levels_table)],
          os.path.join('docs', 'lab', 'settai.md'): [(SETTAI_BEGIN, settai_table)],
          os.path.join('docs', 'lab', 'mate-search.md'): [(MATE_BEGIN, mate_table)],
+         os.path.join('docs', 'lab', 'int8.md'): [(INT8_STRENGTH_BEGIN, int8_strength_table)],
          os.path.join('docs', 'shogi.md'): [(SHOGI_BEGIN, shogi_table)],
          os.path.join('docs', 'lab', 'recipes-at-equal-time.md'): [(RECIPES_BEGIN, recipes_table)],
          os.path.join('docs', 'scaling.md'): [(GPU_BEGIN, gpu_table), (GPU_CYCLE_BEGIN, gpu_cycle_table)],
-         os.path.join('docs', 'speed.md'): [(GAMES_SPEED_BEGIN, games_speed_table)]}
+         os.path.join('docs', 'speed.md'): [(GAMES_SPEED_BEGIN, games_speed_table), (INT8_BEGIN, int8_table)]}
 
 
 def regenerated(page):
