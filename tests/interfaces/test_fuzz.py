@@ -385,5 +385,5 @@ def usi_session():
         USI_NETWORK.append(KerasNetwork(build_network(game, NetworkSettings('resnet', filters=4, blocks=1))))
 
     think = thinker(Evaluator(USI_NETWORK[0]), SearchSettings(), np.random.default_rng(0), game)
-    return UsiSession(game, lambda state, count, level, stop, settai, multipv: think(state, min(count, 16), level, stop, settai,
-                                                                                    multipv), 2)
+    return UsiSession(game, lambda state, count, level, stop, settai, multipv, progress=None:
+                      think(state, min(count, 16), level, stop, settai, multipv, progress), 2)
