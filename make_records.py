@@ -40,7 +40,8 @@ RECORD_GAMES = ('othello8', 'othello8planes', 'shogi9')  # the games the record 
 
 def make_records(game, engines, game_count=MR_GAME_COUNT, opening=MR_OPENING, parallel=MR_PARALLEL, seed=None):
     """Play `game_count` engine games; returns each game's moves (the opening included, no passes), as
-    a Record whose result is the one an engine's resignation or declared win gave."""
+    a Record whose result is the one an engine's resignation or declared win gave, with what USI
+    engines said of their moves (their score and line, which the CSA file keeps)."""
     rng = np.random.default_rng(seed)
     with contextlib.ExitStack() as stack:
         players = [stack.enter_context(engine_player(command, game)) for command in engines]
@@ -59,7 +60,7 @@ def make_records(game, engines, game_count=MR_GAME_COUNT, opening=MR_OPENING, pa
             played[match.key, i] = result
         with tqdm(total=game_count, desc='engine games', unit='game') as progress:
             play_matches(game, [match for match in matches if match.games], parallel, progress, finished=finished)
-    return [Record([a for a in (*g.opening, *g.moves) if a != game.PASS], g.value(True) if g.claim else None)
+    return [Record([a for a in (*g.opening, *g.moves) if a != game.PASS], g.value(True) if g.claim else None, g.said)
             for _, g in sorted(played.items())]
 
 

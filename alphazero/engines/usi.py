@@ -19,6 +19,7 @@ UsiEnginePlayer is a player for alphazero/match.py: one engine process per live 
 at once; every move it answers is checked against our rules.
 """
 from alphazero.engines.gtp import EngineError, EngineProcess
+from alphazero.game.values import CP_LIMIT
 from alphazero.play.loop import RemotePlayer
 
 DEFAULT_GO = 'go btime 0 wtime 0 byoyomi 1000'
@@ -49,6 +50,7 @@ class UsiProcess(EngineProcess):
     def __init__(self, text, protocol='usi', game_options=()):
         command, options, self.go = parse_engine(text)
         super().__init__(command, example='"/usr/games/fairy-stockfish; go depth 3"')
+        self.said = None  # (score, line) of the last move's search
         self.protocol = protocol
         self.write(protocol)
         self.lines_until(protocol + 'ok', protocol, HANDSHAKE_TIMEOUT)
@@ -77,11 +79,33 @@ class UsiProcess(EngineProcess):
         self.write(self.go)
 
     def best_move(self):
-        """The word after `bestmove`: a move in USI notation, 'resign' or 'win'."""
-        words = self.lines_until('bestmove', self.go)[-1].split()
+        """The word after `bestmove`: a move in USI notation, 'resign' or 'win'. What the engine last
+        said of its search before it goes into `said` (score_said's)."""
+        lines = self.lines_until('bestmove', self.go)
+        words = lines[-1].split()
         if len(words) < 2:
             self.fail(f'answered {self.go!r} with {" ".join(words)!r}, which names no move')
+        self.said = next((said for said in map(score_said, reversed(lines[:-1])) if said), None)
         return words[1]
+
+
+def score_said(line):
+    """(centipawns for the side to move, [the pv's moves]) of an `info ... score cp X|mate N ... pv ...`
+    line (a mate as +-CP_LIMIT), or None for another line."""
+    words = line.split()
+    if words[:1] != ['info'] or 'score' not in words[:-2]:
+        return None
+    kind, value = words[words.index('score') + 1:words.index('score') + 3]
+    try:
+        if kind == 'cp':
+            score = int(value)
+        elif kind == 'mate':
+            score = -CP_LIMIT if value.startswith('-') else CP_LIMIT
+        else:
+            return None
+    except ValueError:
+        return None
+    return score, words[words.index('pv') + 1:] if 'pv' in words else []
 
 
 class UsiEnginePlayer(RemotePlayer):
@@ -134,6 +158,8 @@ class UsiEnginePlayer(RemotePlayer):
         for state, live_game in zip(states, live_games):
             engine = self.engine(live_game)
             answer = engine.best_move()
+            if engine.said:  # its score and line, which records keep (make_records.py's CSA)
+                live_game.said[state.plies()] = engine.said
             if self.protocol == 'usi' and (answer == RESIGN or (answer == DECLARE_WIN and state.board.is_nyugyoku())):
                 choices.append((answer, None))
                 continue

@@ -35,7 +35,8 @@ class RemotePlayer(Player):
 class LiveGame:
     """A game being played: game `index` of the pairings, started by the `opening`
     moves (not recorded), then `moves` by the players; `records` holds (input planes, move
-    distribution, ply, the search's value) per recorded player move. An engine may end a game by a
+    distribution, ply, the search's value) per recorded player move, and `said` what an engine said
+    of its search for each of its moves ({ply: (centipawns for the mover, [USI moves])}). An engine may end a game by a
     claim instead of a move: 'resign' (the side to move of `state` resigned) or 'win' (it declared a
     win, which the engine player has checked)."""
     index: int
@@ -44,6 +45,7 @@ class LiveGame:
     moves: list = field(default_factory=list)
     records: list = field(default_factory=list)
     claim: Optional[str] = None
+    said: dict = field(default_factory=dict)  # an engine's score and line of its move at each ply
 
     @property
     def plies(self):

@@ -37,11 +37,13 @@ EXTENSIONS = ('.csa', '.kif', '.kifu', '.usi')
 
 class Record(list):
     """A game's actions, and its result for the first player (1, 0 or -1) when the record states one
-    that its moves do not reach by the rules (a resignation); None otherwise."""
+    that its moves do not reach by the rules (a resignation); None otherwise. `said`: what the engines
+    said of their moves, {index of the move: (centipawns for its mover, [USI moves of the line])}."""
 
-    def __init__(self, actions, result=None):
+    def __init__(self, actions, result=None, said=None):
         super().__init__(actions)
         self.result = result
+        self.said = said or {}
 
 
 def stated_result(final, ending):
@@ -176,11 +178,30 @@ def write_csa(path, games, game, names=('', '')):
                 f.write('/\n' if index else '')
                 f.write(f'V2.2\nN+{names[0]}\nN-{names[1]}\nPI\n+\n')
                 state = game.State()
-                for action in actions:
+                for index, action in enumerate(actions):
                     sign = '+' if state.is_first_player() else '-'
                     f.write(sign + cshogi.move_to_csa(state.moves()[action]) + '\n')
+                    if index in getattr(actions, 'said', {}):
+                        f.write(csa_evaluation(state, *actions.said[index]) + '\n')
                     state = state.next(action)
                 f.write(ending_of(state, getattr(actions, 'result', None)) + '\n')
+
+
+def csa_evaluation(state, score, line):
+    """The comment floodgate keeps after a move, `'** 35 -3334FU +2726FU`: the engine's score in
+    centipawns from 先手's side and the line it expected (in CSA, as far as its moves are legal)."""
+    import cshogi
+    walked, moves = state, []
+    for usi in line:
+        try:
+            action = walked.action_of_usi(usi)
+        except ValueError:
+            break
+        moves.append(('+' if walked.is_first_player() else '-') + cshogi.move_to_csa(walked.moves()[action]))
+        walked = walked.next(action)
+        if walked.is_done():
+            break
+    return f"'** {score if state.is_first_player() else -score} {' '.join(moves)}".rstrip()
 
 
 def write_usi(path, games, game):

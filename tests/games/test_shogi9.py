@@ -376,6 +376,11 @@ def test_make_records_and_train_on_them(workdir, fairy_stockfish):
                '--parallel', '2', '--seed', '1', '--out', 'records/fs')
     assert made.returncode == 0, made.stderr[-500:]
     assert os.path.exists('records/fs.csa') and len(open('records/fs.usi').read().splitlines()) == 6
+    # each engine move carries floodgate's comment of its score and line, which cshogi reads as scores
+    import cshogi.CSA
+    parsed = cshogi.CSA.Parser.parse_file('records/fs.csa')
+    assert all(len(p.scores) == len(p.moves) for p in parsed)
+    assert sum(1 for p in parsed for c in p.comments if re.fullmatch(r'-?\d+( [+-]\d{4}[A-Z]{2})*', c)) >= 6 * 20
     trained = run('train_records.py', '--game', 'shogi9', 'records/fs.csa', '--epochs', '1', '--network', 'transformer',
                   '--width', '8', '--layers', '1', '--heads', '2', '--validation', '0.3', '--seed', '1')
     assert trained.returncode == 0, trained.stderr[-500:]
