@@ -159,7 +159,7 @@ class UsiEnginePlayer(RemotePlayer):
             engine = self.engine(live_game)
             answer = engine.best_move()
             if engine.said:  # its score and line, which records keep (make_records.py's CSA)
-                live_game.said[state.plies()] = engine.said
+                live_game.said[len(live_game.opening) + live_game.plies] = engine.said
             if self.protocol == 'usi' and (answer == RESIGN or (answer == DECLARE_WIN and state.board.is_nyugyoku())):
                 choices.append((answer, None))
                 continue

@@ -45,7 +45,7 @@ class LiveGame:
     moves: list = field(default_factory=list)
     records: list = field(default_factory=list)
     claim: Optional[str] = None
-    said: dict = field(default_factory=dict)  # an engine's score and line of its move at each ply
+    said: dict = field(default_factory=dict)  # an engine's score and line of its move at each ply (opening counted)
 
     @property
     def plies(self):
