@@ -251,10 +251,10 @@ class GtpSession:
             searched = tree
             if time.perf_counter() - said >= interval / 100:
                 said = time.perf_counter()
-                self.emit(candidates(self.game, tree, name == 'kata-analyze') + '\n')
+                self.emit(candidates(self.names, tree, name == 'kata-analyze') + '\n')
         self.analyze(state, stop, progress)
         if searched is not None:
-            self.emit(candidates(self.game, searched, name == 'kata-analyze') + '\n')
+            self.emit(candidates(self.names, searched, name == 'kata-analyze') + '\n')
         while not stop.is_set():  # the tree is as large as memory allows: wait for the GUI
             time.sleep(0.01)
         return '\n'
@@ -283,12 +283,11 @@ class GtpSession:
         return '0' if winner == 0 else f'{"B" if winner > 0 else "W"}+{margin}'
 
 
-def candidates(game, tree, kata):
+def candidates(names, tree, kata):
     """One analysis line: `info move M visits N winrate W prior P order K pv M ...` for each visited
-    root move, most visited first; the win rate and prior for the side to move, in ten-thousandths
-    (lz-analyze) or as fractions (kata-analyze)."""
+    root move (named by `names`, the game's action names), most visited first; the win rate and
+    prior for the side to move, in ten-thousandths (lz-analyze) or as fractions (kata-analyze)."""
     visits, prior, q = tree.visits[0, 0], tree.prior[0, 0], tree.root_q()[0]
-    names = action_names(game)
     scale = (lambda x: f'{x:.6f}') if kata else (lambda x: str(round(10000 * x)))
     parts = []
     for order, action in enumerate(sorted(np.flatnonzero(visits), key=lambda a: -visits[a])):

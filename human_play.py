@@ -18,7 +18,7 @@ from alphazero.settings import SearchSettings
 from alphazero.cli.run import ArgumentParser, run
 from alphazero.errors import UserError
 from alphazero.cli.flags import add_backend_flag, add_level_flag, add_settai_flag, add_settings_flags, settings_of
-from alphazero.game.notation import action_names, parse_move
+from alphazero.game.notation import action_names, line_names, parse_move
 from alphazero.game.paths import playing_model_path
 from alphazero.game.registry import add_game_flag, as_game, load_game
 from alphazero.records.othello import write_transcripts
@@ -254,10 +254,7 @@ def game_review(game, network, search, human_first, said):
         print(said['review'])
         marks = mark_moves(states, actions, chosen, analyse)
         for mark in marks:
-            walked, names = states[mark.ply], []
-            for action in mark.line:
-                names.append(move_text(game, walked, action, said))
-                walked = walked.next(action)
+            names = line_names(states[mark.ply], mark.line, lambda state, action: move_text(game, state, action, said))
             print(said['marked'].format(number=mark.ply + 1, move=move_text(game, states[mark.ply], actions[mark.ply], said),
                                         label=said['bad_move' if mark.bad else 'dubious_move'], before=round(100 * mark.before),
                                         after=round(100 * mark.after), best=names[0], line=' '.join(names)))
@@ -535,7 +532,7 @@ def ai_action(game, network, search=SearchSettings(), settai=False, level=None):
         return pv_mcts_action(network, 0.0, search.sims)
     level = level or Level(0, search.sims, 0.0)
     player = solving(level_player(Evaluator(network, search.cache), level, np.random.default_rng(), determinize,
-                                  settai_for(game, settai), search), game, search)
+                                  settai_for(game, settai), search, with_lines=True), game, search)
 
     def next_action(state):
         action, next_action.searched = player.choose([state])[0]

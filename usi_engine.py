@@ -25,6 +25,7 @@ from alphazero.search.search import search_roots
 from alphazero.cli.run import ArgumentParser, run
 from alphazero.errors import UserError
 from alphazero.engines.protocol import protocol_streams, serve
+from alphazero.game.notation import line_names
 from alphazero.game.values import centipawns
 from alphazero.cli.flags import add_backend_flag, add_level_flag, add_settai_flag, add_settings_flags, settings_of
 from alphazero.settings import SearchSettings
@@ -57,10 +58,10 @@ class UsiSession:
     while the GUI is still heard (protocol.serve): stop and quit end it at once, isready is answered
     during it."""
 
-    def __init__(self, game, think, sims, log=lambda text: None, levels=(), level=None, settai=False, mate_search=True):
+    def __init__(self, game, think, sims, log=lambda text: None, levels=(), level=None, settai=False, solver=True):
         self.game = game
         self.settai = settai         # 接待（接戦）モード: a close game, never throwing a won one
-        self.mate_search = mate_search  # df-pn before each search (--no-solver: off)
+        self.solver = solver            # df-pn before each search (--no-solver: off)
         self.multipv = 1             # the lines each search reports (the MultiPV option)
         self.think = think
         self.sims = sims
@@ -224,7 +225,7 @@ class UsiSession:
             return [], 'bestmove win'
         started = time.perf_counter()
         searches = self.level is None or self.level.simulations or self.settai
-        mate = self.game.mate_line(state) if searches and self.mate_search and self.game.mate_line else None
+        mate = self.game.mate_line(state) if searches and self.solver and self.game.mate_line else None
         if mate:  # a forced mate df-pn proved: played without the network, as dlshogi does
             lines = [(mate, 1.0)]
         else:
@@ -261,13 +262,8 @@ class UsiSession:
     def info(self, state, line, value, forced, sims, seconds, multipv=None):
         """The info line of one line (`forced`: a mate df-pn proved): `info [multipv I] depth D nodes N time T
         nps S score cp X|mate N pv ...`."""
-        names, walked = [], [state]  # the line's moves, and the positions along it
-        for action in line:
-            names.append(self.game.action_name(walked[-1], action))
-            walked.append(walked[-1].next(action))
-            if walked[-1].is_done():
-                break
-        score = f'mate {len(line)}' if forced else 'mate 1' if walked[1].is_lose() else f'cp {centipawns(value)}'
+        names = line_names(state, line, self.game.action_name)
+        score = f'mate {len(line)}' if forced else 'mate 1' if state.next(line[0]).is_lose() else f'cp {centipawns(value)}'
         number = f'multipv {multipv} ' if multipv else ''
         return (f'info {number}depth {len(names)} nodes {sims} time {round(seconds * 1000)} nps {round(sims / seconds)} '
                 f'score {score} pv {" ".join(names)}')
@@ -286,11 +282,7 @@ class UsiSession:
             self.searching.clear()
         search, self.mate_under_way = self.mate_under_way, None
         if line:
-            walked, names = self.state, []
-            for action in line:
-                names.append(self.game.action_name(walked, action))
-                walked = walked.next(action)
-            return 'checkmate ' + ' '.join(names)
+            return 'checkmate ' + ' '.join(line_names(self.state, line, self.game.action_name))
         timed_out = search is not None and (self.stop.is_set() or search.searched_node >= budget)
         return 'checkmate timeout' if timed_out else 'checkmate nomate'
 

@@ -157,18 +157,23 @@ function exactMargin(game, state, alpha, beta, budget) {
 export const SOLVER_EMPTIES = 10, SOLVER_NODES = 50000;
 export function solveMargin(game, state) {
   if (game.isDone(state) || game.cells(state).filter((c) => c === 0).length > SOLVER_EMPTIES) return null;
-  const budget = { left: SOLVER_NODES };
   try {
-    let action = null, margin = -Infinity;
-    for (const move of game.legalActions(state)) {
-      const result = -exactMargin(game, game.next(state, move), -Infinity, -margin, budget);
-      if (result > margin) [action, margin] = [move, result];
-    }
-    return { action, margin };
+    return bestMargin(game, state, { left: SOLVER_NODES });
   } catch (error) {
     if (error === OUT_OF_NODES) return null;
     throw error;
   }
+}
+
+// The move with the best final margin (the first on ties) and that margin, { action, margin };
+// throws OUT_OF_NODES past the positions `budget.left` allows (alphazero/game/solved.py's best_margin)
+function bestMargin(game, state, budget) {
+  let action = null, margin = -Infinity;
+  for (const move of game.legalActions(state)) {
+    const result = -exactMargin(game, game.next(state, move), -Infinity, -margin, budget);
+    if (result > margin) [action, margin] = [move, result];
+  }
+  return { action, margin };
 }
 
 // match.py's settai_endgame: with at most SETTAI_EXACT_EMPTIES empty squares, the move whose final
@@ -184,12 +189,7 @@ export function settaiEndgame(game, state) {
       if (margin >= 0 && margin < closest) [chosen, closest] = [action, margin];
     }
     if (chosen !== null) return chosen;
-    let best = -Infinity;
-    for (const action of game.legalActions(state)) {
-      const margin = -exactMargin(game, game.next(state, action), -Infinity, -best, budget);
-      if (margin > best) [chosen, best] = [action, margin];
-    }
-    return chosen;
+    return bestMargin(game, state, budget).action;  // every move loses: the one that loses by least
   } catch (error) {
     if (error === OUT_OF_NODES) return null;
     throw error;

@@ -51,3 +51,15 @@ JAPANESE_DIGITS = str.maketrans({**{c: str(i) for i, c in enumerate('０１２�
 def plain_japanese(text):
     """A Japanese move with its digits as ASCII and without side marks or spaces: ▲７六歩 -> 76歩."""
     return text.strip().translate(JAPANESE_DIGITS)
+
+
+def line_names(state, line, name):
+    """The names of a line of moves from `state` (name(state, action) each: USI, KI2, f5...), as far
+    as the game goes on: an engine's pv, a record's 読み筋, a review's line."""
+    names = []
+    for action in line:
+        if state.is_done():
+            break
+        names.append(name(state, action))
+        state = state.next(action)
+    return names

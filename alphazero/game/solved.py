@@ -54,16 +54,22 @@ def exact_margin(state, final_margin, alpha, beta, nodes_left):
     return best
 
 
+def best_margin(state, final_margin, nodes_left):
+    """(the move with the best final margin, the first on ties; that margin) for the side to move,
+    both sides playing their best; OutOfNodes past the positions `nodes_left` allows."""
+    best, chosen = -math.inf, None
+    for action in state.legal_actions():
+        margin = -exact_margin(state.next(action), final_margin, -math.inf, -best, nodes_left)
+        if margin > best:
+            best, chosen = margin, action
+    return chosen, best
+
+
 def solve_margin(state, final_margin, nodes):
-    """Solved for a game that ends with a margin, from the margins of its moves (the best one, the
-    first on ties), or None when that takes more than `nodes` positions."""
-    nodes_left = [nodes]
+    """Solved for a game that ends with a margin (best_margin's move and margin), or None when that
+    takes more than `nodes` positions."""
     try:
-        best, chosen = -math.inf, None
-        for action in state.legal_actions():
-            margin = -exact_margin(state.next(action), final_margin, -math.inf, -best, nodes_left)
-            if margin > best:
-                best, chosen = margin, action
+        chosen, best = best_margin(state, final_margin, [nodes])
     except OutOfNodes:
         return None
     return Solved([chosen], (best > 0) - (best < 0), margin=int(best))

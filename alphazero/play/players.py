@@ -29,8 +29,9 @@ DETERMINIZATIONS = 4  # samples of the hidden information searched per move (gam
 class Searched(NamedTuple):
     """What a full search of a position teaches the network: the move distribution (the policy
     target) and the search's value of the position for its side to move (the visit-weighted mean Q
-    of the root's moves), which self-play may mix into the value target (--q-ratio); and the line the
-    search expects (its principal line), which records keep beside the move."""
+    of the root's moves), which self-play may mix into the value target (--q-ratio); and, from a player
+    made `with_lines`, the line the search expects (its principal line), which records keep beside the
+    move."""
     policy: np.ndarray
     value: float
     line: tuple = ()
@@ -52,6 +53,7 @@ class MctsPlayer(Player):
     `settai` (a Settai, from settai_for) plays a close game, not a win: settai_choice over every
     move's search, or settai_endgame near the end. `stop` (an engine's threading.Event) cuts a search
     short."""
+    with_lines = False  # set: each Searched also holds the search's principal line (a record keeps it)
 
     def __init__(self, evaluator, search, temperature, rng, exploration=ExplorationSettings(), determinize=None,
                  settai=None, stop=None):
@@ -80,7 +82,7 @@ class MctsPlayer(Player):
         scales = [0.0 if g or not sample else 1.0 for g in greedy]
         if self.determinize is None:
             return search_roots(self.evaluator, states, self.settings, self.root_noise, (scales, self.rng),
-                                with_lines=True, stop=self.stop)
+                                with_lines=self.with_lines, stop=self.stop)
         drawn = [self.determinize(state, self.rng) for state in states for _ in range(DETERMINIZATIONS)]
         result = search_roots(self.evaluator, drawn, self.settings, self.root_noise, stop=self.stop)
         visits = result.visits.reshape(len(states), DETERMINIZATIONS, -1)
@@ -178,13 +180,17 @@ def policy_choice(state, policy, temperature, rng):
     return int(rng.choice(legal_actions, p=scores / scores.sum()))
 
 
-def level_player(evaluator, level, rng, determinize=None, settai=None, search=SearchSettings(), stop=None):
+def level_player(evaluator, level, rng, determinize=None, settai=None, search=SearchSettings(), stop=None,
+                 with_lines=False):
     """The player of a level (alphazero/levels.py): its policy alone at 0 simulations, else `search`
-    at the level's simulations (in settai mode, settai_choice over searches of at least SETTAI_MIN_SIMS)."""
+    at the level's simulations (in settai mode, settai_choice over searches of at least SETTAI_MIN_SIMS;
+    `with_lines`: MctsPlayer's)."""
     if level.simulations == 0 and not settai:
         return PolicyPlayer(evaluator, level.temperature, rng)
-    return MctsPlayer(evaluator, search.with_sims(max(1, level.simulations)), level.temperature, rng,
-                      determinize=determinize, settai=settai, stop=stop)
+    player = MctsPlayer(evaluator, search.with_sims(max(1, level.simulations)), level.temperature, rng,
+                        determinize=determinize, settai=settai, stop=stop)
+    player.with_lines = with_lines
+    return player
 
 
 class SolvingPlayer(Player):

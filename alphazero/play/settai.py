@@ -5,7 +5,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from alphazero.game.solved import OutOfNodes, exact_margin
+from alphazero.game.solved import OutOfNodes, best_margin, exact_margin
 
 SETTAI_FLOOR = 0.0   # settai mode never plays a move whose searched value for it is below this,
 
@@ -73,13 +73,7 @@ def settai_endgame(state, final_margin):
                 chosen, closest = action, margin
         if chosen is not None:
             return chosen
-        # Every move loses: the one that loses by least
-        best = -math.inf
-        for action in state.legal_actions():
-            margin = -exact_margin(state.next(action), final_margin, -math.inf, -best, nodes_left)
-            if margin > best:
-                chosen, best = action, margin
-        return chosen
+        return best_margin(state, final_margin, nodes_left)[0]  # every move loses: the one that loses by least
     except OutOfNodes:
         return None
 

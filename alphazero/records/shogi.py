@@ -17,6 +17,7 @@ import datetime
 import os
 
 from alphazero.files import atomic_output
+from alphazero.game.notation import line_names
 from alphazero.game.values import centipawns, value_for
 from alphazero.records.common import read_bytes, replay
 
@@ -259,12 +260,7 @@ def evaluation_comments(state, value, line, game):
     """KIF comments of a move's evaluation, as ShogiHome writes them: the value (for the side to move
     at `state`) in centipawns from 先手's side, and the line from `state` in KI2."""
     score = centipawns(value if state.is_first_player() else -value)
-    walked, names = state, []
-    for action in line:
-        if walked.is_done():
-            break
-        names.append(game.japanese_name(walked, action))
-        walked = walked.next(action)
+    names = line_names(state, line, game.japanese_name)
     return [f'*#評価値={score}'] + ([f'*#読み筋={"".join(names)}'] if names else [])
 
 

@@ -44,16 +44,22 @@ def plain_connect4(pieces, enemy_pieces):
     return max(-plain_result(state.next(action)) for action in state.legal_actions())
 
 
+def random_position(game, rng, fewest, most):
+    """The position after fewest to most - 1 random moves, or None when the game ended before."""
+    state = game.State()
+    for _ in range(int(rng.integers(fewest, most))):
+        if state.is_done():
+            return None
+        state = state.next(int(rng.choice(state.legal_actions())))
+    return None if state.is_done() else state
+
+
 def test_connect_four_is_solved_from_twenty_stones_as_minimax_says():
     game, rng = load_game('connect4'), np.random.default_rng(1)
     checked = 0
     while checked < 40:
-        state = game.State()
-        for _ in range(int(rng.integers(30, 38))):
-            if state.is_done():
-                break
-            state = state.next(int(rng.choice(state.legal_actions())))
-        if state.is_done():
+        state = random_position(game, rng, 30, 38)
+        if state is None:
             continue
         solved = game.solve(state)
         result = plain_result(state)
@@ -83,12 +89,8 @@ def test_simple_shogi_mates_are_found_and_are_the_shortest():
     game, rng = load_game('shogi'), np.random.default_rng(2)
     mates = quiet = 0
     while mates < 30 or quiet < 20:
-        state = game.State()
-        for _ in range(int(rng.integers(2, 40))):
-            if state.is_done():
-                break
-            state = state.next(int(rng.choice(state.legal_actions())))
-        if state.is_done():
+        state = random_position(game, rng, 2, 40)
+        if state is None:
             continue
         solved = game.solve(state)
         if solved is None:

@@ -369,6 +369,17 @@ def analysis_lines(answer):
     return lines
 
 
+def analysis_until(engine, command, seconds, then):
+    """The candidate moves (analysis_lines) of an analysis `command` that runs `seconds` before the
+    command `then` ends it; both answers must be successes."""
+    engine.send(command)
+    time.sleep(seconds)
+    engine.send(then)
+    ok, answer = engine.receive()
+    assert ok and engine.receive()[0]
+    return analysis_lines('=' + answer)
+
+
 def test_the_engine_streams_its_analysis_until_the_next_command(tiny_othello8):
     """lz-analyze every 0.1 s through our GTP client: lines of candidate moves (each a legal move, with
     its visits, a win rate and prior in ten-thousandths and a line of legal moves starting with it),
@@ -379,13 +390,8 @@ def test_the_engine_streams_its_analysis_until_the_next_command(tiny_othello8):
     try:
         engine.ask('play black d3')
         state = game.State().next(parse_move(game, 'd3'))
-        engine.send('lz-analyze 10')
-        time.sleep(2)
-        engine.send('genmove white')
-        ok, answer = engine.receive()
-        assert ok and engine.receive()[0]
-        lines = analysis_lines('=' + answer)
-        assert len(lines) >= 3, answer
+        lines = analysis_until(engine, 'lz-analyze 10', 2, 'genmove white')
+        assert len(lines) >= 3, lines
         names = {action_names(game)[a] for a in state.legal_actions()}
         for moves in lines:
             assert [m[1] for m in moves] == sorted((m[1] for m in moves), reverse=True)
@@ -395,12 +401,7 @@ def test_the_engine_streams_its_analysis_until_the_next_command(tiny_othello8):
                 for name in pv:
                     walked = walked.next(parse_move(game, name))
         assert sum(m[1] for m in lines[-1]) > sum(m[1] for m in lines[0])
-        engine.send('kata-analyze black 10')
-        time.sleep(0.5)
-        engine.send('showboard')
-        ok, answer = engine.receive()
-        assert ok and engine.receive()[0]
-        kata = analysis_lines('=' + answer)
+        kata = analysis_until(engine, 'kata-analyze black 10', 0.5, 'showboard')
         assert kata and all(0 <= m[2] <= 1 and 0 <= m[3] <= 1 for m in kata[-1])
     finally:
         engine.close()
