@@ -11,6 +11,7 @@
 import contextlib
 import dataclasses
 import os
+import re
 
 import numpy as np
 from tqdm import tqdm
@@ -34,6 +35,7 @@ from alphazero.play.openings import paired_openings
 from alphazero.play.players import FunctionPlayer, mcts_player
 from alphazero.play.resumable import KeptMatches
 from alphazero.play.workers import add_worker_flags, worker_pool
+from alphazero.records.write import record_extension, write_record
 from alphazero.settings import EvaluationSettings, SearchSettings
 
 # Parameters (the book's; with the rest of the evaluation's, they are the defaults of alphazero/settings.py's
@@ -71,7 +73,8 @@ def evaluate_best_player(game=None, search=SearchSettings(), evaluation=Evaluati
     # the games kept from a stopped run with the same settings, which are not played again)
     measured = {}
     if kept:  # what the games depend on (not how many run at once); the models by content, not path
-        measured = dataclasses.asdict(dataclasses.replace(evaluation, opponents=list(fixed), parallel=None, exact=None))
+        measured = dataclasses.asdict(dataclasses.replace(evaluation, opponents=list(fixed), parallel=None, exact=None,
+                                                                  records=None))
         measured.update(game=game.NAME, model_sha256=file_sha256(path), seed=seed, search=dataclasses.asdict(search),
                         versus=[file_sha256(model) for model in evaluation.versus])
     kept = KeptMatches(kept, measured)
@@ -95,18 +98,20 @@ def evaluate_best_player(game=None, search=SearchSettings(), evaluation=Evaluati
         # The opponents here: the game's fixed players (unless on workers), other models, and each engine
         opponents = [(name, FunctionPlayer(action), games) for name, action in fixed.items() if name not in points]
         other_seed = None if seed is None else seed + 1
-        opponents += [(other, mcts_player(other, game, search, 0.0, backend, other_seed), games)
+        lines = evaluation.records is not None  # the searches say their lines, which the records keep
+        opponents += [(other, mcts_player(other, game, search, 0.0, backend, other_seed, with_lines=lines), games)
                       for other in evaluation.versus]
         opponents += [(command, stack.enter_context(engine_player(command, game)), engine_games) for command in engines]
 
         # All games at once, so that the best player's searches share network calls (the network is
         # loaded here only when it plays or is judged here)
         judged = evaluation.exact and game.SOLVABLE
-        best = (mcts_player(path, game, search, 0.0, backend, seed, evaluation.settai)
+        best = (mcts_player(path, game, search, 0.0, backend, seed, evaluation.settai, lines)
                 if opponents or judged else None)
         matches = [Match(('best', name), best, opponent, openings[:count]) for name, opponent, count in opponents]
+        written = record_writer(game, evaluation.records) if lines else None
         with tqdm(total=sum(match.games for match in matches), desc='evaluate best player', unit='game') as progress:
-            played = play_matches(game, matches, evaluation.parallel, progress, kept.done, kept.keep)
+            played = play_matches(game, matches, evaluation.parallel, progress, kept.done, kept.keep, written)
         points.update({name: played['best', name] for name, _, _ in opponents})
 
     # Points per opponent: over all games, and as first (even games) and second player (odd)
@@ -122,6 +127,19 @@ def evaluate_best_player(game=None, search=SearchSettings(), evaluation=Evaluati
         scores['exact'] = exact_strength(game, best.evaluator, search.sims)
         print(describe(scores['exact']))
     return scores
+
+
+# finished(match, i, live_game) for play_matches: each game as a record in `folder` as it ends
+# (FOLDER/fairy-stockfish-go-depth-3-007.kif: the opponent, then the game's number), with what the
+# searches said of their moves
+def record_writer(game, folder):
+    def finished(match, i, live_game):
+        opponent = match.key[1]
+        stem = re.sub(r'[^0-9A-Za-z]+', '-', opponent.replace('\\', '/').split('/')[-1]).strip('-') or 'opponent'
+        names = ('AlphaZero', opponent) if i % 2 == 0 else (opponent, 'AlphaZero')
+        write_record(os.path.join(folder, f'{stem}-{i + 1:03}{record_extension(game)}'), game,
+                     [*live_game.opening, *live_game.moves], live_game.evaluations, names, live_game.claim == 'resign')
+    return finished
 
 
 # Engines play over GTP (over USI for shogi), one process per game at once: refuse a game they
@@ -176,7 +194,10 @@ def parse_args(argv=None):
     game = load_game(args.game)
     check_engines(game, args.engine, args.parallel)
     check_search(game, args.sims or SearchSettings.sims, args.parallel)
-    for flag in ('settai', 'keep'):
+    if args.records and record_extension(game) is None:
+        raise UserError(f'--records: {game.NAME} has no record format (full shogi writes KIF, the games of squares '
+                        'transcripts): leave out --records')
+    for flag in ('settai', 'keep', 'records'):
         if getattr(args, flag) and args.workers:
             raise UserError(f'--{flag} works on the games played in this process only: leave out --workers')
     args.opponents = chosen_opponents(game, args.opponent)

@@ -33,7 +33,7 @@ from alphazero.game.notation import action_names, parse_move
 from alphazero.play.levels import load_playing_model
 from alphazero.limits import file_path, largest_search
 from alphazero.search.search import search_roots
-from alphazero.play.players import level_player
+from alphazero.play.players import known_values, level_player, solving
 from alphazero.play.settai import settai_for
 from alphazero.cli.words import level_text, words
 
@@ -63,7 +63,8 @@ class GtpSession:
     """The state of one GTP conversation: the game so far, and the commands that change or show it.
     `stop`: the event that cuts choose_action's search short, which quit sets as soon as it arrives.
     `analyze(state, stop, progress)`: a search of `state` until `stop` is set, calling
-    progress(tree, simulations) after each simulation (the analysis commands; None: none)."""
+    progress(tree, simulations) after each simulation, or the position's Solved where the game's
+    solver settles it (the analysis commands; None: none)."""
 
     def __init__(self, game, choose_action, log=lambda text: None, stop=None, analyze=None):
         self.game = game
@@ -252,8 +253,11 @@ class GtpSession:
             if time.perf_counter() - said >= interval / 100:
                 said = time.perf_counter()
                 self.emit(candidates(self.names, tree, name == 'kata-analyze') + '\n')
-        self.analyze(state, stop, progress)
-        if searched is not None:
+        solved = self.analyze(state, stop, progress)
+        if solved is not None:  # the exact result, said once: the search could add nothing
+            self.log(f'solved: {solved.says()}, {" ".join(self.names[a] for a in solved.line)}')
+            self.emit(solved_candidate(self.names, solved, name == 'kata-analyze') + '\n')
+        elif searched is not None:
             self.emit(candidates(self.names, searched, name == 'kata-analyze') + '\n')
         while not stop.is_set():  # the tree is as large as memory allows: wait for the GUI
             time.sleep(0.01)
@@ -297,6 +301,15 @@ def candidates(names, tree, kata):
     return ' '.join(parts)
 
 
+def solved_candidate(names, solved, kata):
+    """The analysis line of a solved position: its best move alone, with the win rate of the exact
+    result (1, 0.5 or 0) and, for kata-analyze, the final margin as KataGo's scoreLead."""
+    rate = (solved.value + 1) / 2
+    lead = f' scoreLead {solved.margin}' if kata and solved.margin is not None else ''
+    return (f'info move {names[solved.line[0]]} visits 1 winrate {f"{rate:.6f}" if kata else round(10000 * rate)}'
+            f'{lead} prior {"1.000000" if kata else 10000} order 0 pv {" ".join(names[a] for a in solved.line)}')
+
+
 def parse_args(argv=None):
     parser = ArgumentParser(description='Play the best model as a GTP engine on standard input and output '
                                         '(for GUIs such as Quarry, and for matches against other engines).')
@@ -323,14 +336,17 @@ def main():
     search = settings_of(SearchSettings, args, sims=model.sims)
     stop = threading.Event()  # set by quit, which the engine hears during a search (protocol.serve)
     evaluator = Evaluator(model.network, search.cache)
-    player = level_player(evaluator, model.level, np.random.default_rng(0),
-                          game.determinize, settai_for(game, args.settai), search, stop)
+    player = solving(level_player(evaluator, model.level, np.random.default_rng(0),
+                                  game.determinize, settai_for(game, args.settai), search, stop), game, search)
     print(f'{ENGINE_NAME}: {game.NAME}, {model.description}, {model.sims} simulations per move at full strength '
           f'({model.why}); playing at {level_text(model.level, words())}', file=sys.stderr)
     analysis = search.with_sims(largest_search(game))  # as large as memory holds: the GUI stops it
 
-    def analyze(state, stop, progress):
-        search_roots(evaluator, [state], analysis, stop=stop, progress=progress)
+    def analyze(state, stop, progress):  # the solver first, as before a move
+        solved = game.solve(state) if game.solve and search.solver else None
+        if solved is None:
+            search_roots(known_values(evaluator, game, search), [state], analysis, stop=stop, progress=progress)
+        return solved
     session = GtpSession(game, lambda state: player.choose([state])[0][0],
                          log=lambda text: print(text, file=sys.stderr, flush=True), stop=stop, analyze=analyze)
     serve(lines, answers, session.execute, lambda: session.finished, session.interrupt, stream_to=session.stream_to)

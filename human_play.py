@@ -21,8 +21,8 @@ from alphazero.cli.flags import add_backend_flag, add_level_flag, add_settai_fla
 from alphazero.game.notation import action_names, line_names, parse_move
 from alphazero.game.paths import playing_model_path
 from alphazero.game.registry import add_game_flag, as_game, load_game
-from alphazero.records.othello import write_transcripts
-from alphazero.records.shogi import write_kif
+from alphazero.game.solved import Solved
+from alphazero.records.write import record_extension, write_record
 from alphazero.game.values import player_value
 from alphazero.play.levels import Level, load_playing_model
 from alphazero.limits import file_path
@@ -263,31 +263,18 @@ def game_review(game, network, search, human_first, said):
     return review
 
 
-# Where a game's record goes, and in which format: KIF for shogi (ENGINE_PROTOCOL 'usi'), a
-# transcript (f5d6c3...) for games of squares; None for a game with no such format
-def record_path(game, folder, started):
-    stamp = started.strftime('%Y%m%d-%H%M%S')
-    if game.ENGINE_PROTOCOL == 'usi':
-        return os.path.join(folder, f'{game.NAME}-{stamp}.kif')
-    if game.square_action is not None:
-        return os.path.join(folder, f'{game.NAME}-{stamp}.txt')
-    return None
-
-
 def record_saver(game, folder, human_first, said):
     """save(actions, final, resigned) for play_text: writes the game's record to a new file in
     `folder` and returns its path (None where the game has no record format)."""
     started = datetime.datetime.now()
 
     def save(actions, final, resigned, evaluations=None):
-        path = record_path(game, folder, started)
-        if path is None or not actions:
+        extension = record_extension(game)
+        if extension is None or not actions:
             return None
-        if path.endswith('.kif'):
-            names = (said['you_name'], 'AlphaZero') if human_first else ('AlphaZero', said['you_name'])
-            write_kif(path, actions, game, names, resigned, started, evaluations)
-        else:
-            write_transcripts(path, [actions], game, [evaluations])
+        path = os.path.join(folder, f'{game.NAME}-{started.strftime("%Y%m%d-%H%M%S")}{extension}')
+        names = (said['you_name'], 'AlphaZero') if human_first else ('AlphaZero', said['you_name'])
+        write_record(path, game, actions, evaluations, names, resigned, started)
         return path
     return save
 
@@ -535,8 +522,9 @@ def ai_action(game, network, search=SearchSettings(), settai=False, level=None):
                                   settai_for(game, settai), search, with_lines=True), game, search)
 
     def next_action(state):
-        action, next_action.searched = player.choose([state])[0]
-        next_action.solved = player.solved[0] if getattr(player, 'solved', None) else None
+        action, known = player.choose([state])[0]  # a Searched, a Solved or None
+        next_action.solved = known if isinstance(known, Solved) else None
+        next_action.searched = None if isinstance(known, Solved) else known
         return action
     next_action.solved = next_action.searched = None
     return next_action

@@ -60,7 +60,7 @@ def make_records(game, engines, game_count=MR_GAME_COUNT, opening=MR_OPENING, pa
             played[match.key, i] = result
         with tqdm(total=game_count, desc='engine games', unit='game') as progress:
             play_matches(game, [match for match in matches if match.games], parallel, progress, finished=finished)
-    return [Record([a for a in (*g.opening, *g.moves) if a != game.PASS], g.value(True) if g.claim else None, g.said)
+    return [Record([a for a in (*g.opening, *g.moves) if a != game.PASS], g.value(True) if g.claim else None, g.evaluations)
             for _, g in sorted(played.items())]
 
 

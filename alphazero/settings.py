@@ -21,6 +21,7 @@ from alphazero.limits import (
     MAX_SAMPLES,
     MAX_SIMS,
     MAX_WIDTH,
+    file_path,
     real_number,
     whole_number,
 )
@@ -147,6 +148,10 @@ class EvaluationSettings:
     versus: tuple = setting(())      # other model files, each played `games` games with the same search (--versus)
     settai: bool = setting(False)    # the best player plays settai (--settai)
     exact: bool = setting(True)      # a solvable game: also judge every move against the solved game
+    records: Optional[str] = setting(None, 'write each game as a record in FOLDER as it ends, with each search\'s '
+                                           'evaluation and expected line beside its moves (full shogi: KIF, as '
+                                           'ShogiHome reads it; games of squares: a transcript)', file_path,
+                                     unset='none', metavar='FOLDER')
 
 
 @dataclass(frozen=True)

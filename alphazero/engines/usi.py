@@ -19,7 +19,7 @@ UsiEnginePlayer is a player for alphazero/match.py: one engine process per live 
 at once; every move it answers is checked against our rules.
 """
 from alphazero.engines.gtp import EngineError, EngineProcess
-from alphazero.game.values import CP_LIMIT
+from alphazero.game.values import CP_LIMIT, value_of_centipawns
 from alphazero.play.loop import RemotePlayer
 
 DEFAULT_GO = 'go btime 0 wtime 0 byoyomi 1000'
@@ -153,13 +153,28 @@ class UsiEnginePlayer(RemotePlayer):
             self.engine(live_game).ask_move(state.usi_position() if self.protocol == 'usi' else state.uci_position())
         return lambda: self.answers(states, live_games)
 
+    def line_of(self, state, pv):
+        """The actions of an engine's pv from `state`, as far as its moves are legal."""
+        line = []
+        for text in pv:
+            try:
+                action = state.action_of_usi(text) if self.protocol == 'usi' else state.action_of_uci(text)
+            except ValueError:
+                break
+            line.append(action)
+            state = state.next(action)
+            if state.is_done():
+                break
+        return line
+
     def answers(self, states, live_games):
         choices = []
         for state, live_game in zip(states, live_games):
             engine = self.engine(live_game)
             answer = engine.best_move()
             if engine.said:  # its score and line, which records keep (make_records.py's CSA)
-                live_game.said[len(live_game.opening) + live_game.plies] = engine.said
+                score, pv = engine.said
+                live_game.evaluations[live_game.ply] = (value_of_centipawns(score), self.line_of(state, pv))
             if self.protocol == 'usi' and (answer == RESIGN or (answer == DECLARE_WIN and state.board.is_nyugyoku())):
                 choices.append((answer, None))
                 continue

@@ -28,6 +28,17 @@ CP_LIMIT = 30000
 
 
 def centipawns(value):
-    """A value in [-1, 1] (the side to move's expected result) as a USI score in centipawns."""
-    p = min(max((value + 1) / 2, 1e-6), 1 - 1e-6)
-    return int(max(-CP_LIMIT, min(CP_LIMIT, round(CP_PER_LOGIT * math.log(p / (1 - p))))))
+    """A value in [-1, 1] (the side to move's expected result) as a USI score in centipawns: the
+    logit of the winning probability (value + 1) / 2 times CP_PER_LOGIT; a certain result (1 or -1:
+    a mate, a solved position) is +-CP_LIMIT, as engines score a mate."""
+    if abs(value) >= 1:
+        return CP_LIMIT if value > 0 else -CP_LIMIT
+    return int(max(-CP_LIMIT, min(CP_LIMIT, round(2 * CP_PER_LOGIT * math.atanh(value)))))
+
+
+def value_of_centipawns(score):
+    """centipawns' inverse: an engine's score in centipawns as a value in [-1, 1] for its side to
+    move (+-CP_LIMIT or beyond: a mate, 1 or -1)."""
+    if abs(score) >= CP_LIMIT:
+        return 1.0 if score > 0 else -1.0
+    return math.tanh(score / (2 * CP_PER_LOGIT))

@@ -7,13 +7,15 @@ import time
 from dataclasses import dataclass, field
 from typing import Optional
 
+from alphazero.game.solved import Solved
 from alphazero.game.values import player_value, value_for
 
 
 class Player:
     """What play_games plays with: choose(states, live_games) answers many live games at once, one
-    (action, Searched or None) per state, where live_games[i] is the LiveGame of states[i]. An action
-    may also be an engine's claim, 'resign' or 'win'."""
+    (action, what the player knows of it) per state, where live_games[i] is the LiveGame of states[i]:
+    a search's Searched, the solver's Solved, or None. An action may also be an engine's claim,
+    'resign' or 'win'."""
 
     def choose(self, states, live_games=None):
         raise NotImplementedError
@@ -35,8 +37,10 @@ class RemotePlayer(Player):
 class LiveGame:
     """A game being played: game `index` of the pairings, started by the `opening`
     moves (not recorded), then `moves` by the players; `records` holds (input planes, move
-    distribution, ply, the search's value) per recorded player move, and `said` what an engine said
-    of its search for each of its moves ({ply: (centipawns for the mover, [USI moves])}). An engine may end a game by a
+    distribution, ply, the search's value) per recorded player move, and `evaluations` what a player
+    said of its move: {ply (the opening counted): (value for the mover, -1 lost .. 1 won; the line of
+    actions it expected)}, from a search made `with_lines`, the solver or an engine's score and pv,
+    which records keep beside the move. An engine may end a game by a
     claim instead of a move: 'resign' (the side to move of `state` resigned) or 'win' (it declared a
     win, which the engine player has checked)."""
     index: int
@@ -45,12 +49,17 @@ class LiveGame:
     moves: list = field(default_factory=list)
     records: list = field(default_factory=list)
     claim: Optional[str] = None
-    said: dict = field(default_factory=dict)  # an engine's score and line of its move at each ply (opening counted)
+    evaluations: dict = field(default_factory=dict)
 
     @property
     def plies(self):
         """Moves played by the players so far (the opening not counted)."""
         return len(self.moves)
+
+    @property
+    def ply(self):
+        """The ply of the move to make now, the opening counted."""
+        return len(self.opening) + len(self.moves)
 
     def over(self):
         return self.claim is not None or self.state.is_done()
@@ -100,12 +109,15 @@ def play_games(new_state, pairings, parallel=None, record=False, progress=None, 
                   for player, live_games in by_player.values() if not isinstance(player, RemotePlayer)]
         chosen += [(live_games, read_answers()) for live_games, read_answers in asked]
         for live_games, choices in chosen:
-            for live_game, (action, searched) in zip(live_games, choices):
+            for live_game, (action, known) in zip(live_games, choices):
                 if isinstance(action, str):  # an engine's claim: 'resign' or 'win'
                     live_game.claim = action
                     continue
-                if record and searched is not None:  # only a search teaches: settai and the policy alone return None
-                    live_game.records.append((live_game.state.planes(), searched.policy, live_game.plies, searched.value))
+                if known is not None and known.line:  # a search made with_lines, or the solver
+                    live_game.evaluations[live_game.ply] = (float(known.value), list(known.line))
+                # Only a search teaches: settai and the policy alone know nothing, the solver no distribution
+                if record and known is not None and not isinstance(known, Solved):
+                    live_game.records.append((live_game.state.planes(), known.policy, live_game.plies, known.value))
                 live_game.state = live_game.state.next(action)
                 live_game.moves.append(action)
                 moves_played += 1

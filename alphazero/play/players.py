@@ -196,23 +196,21 @@ def level_player(evaluator, level, rng, determinize=None, settai=None, search=Se
 class SolvingPlayer(Player):
     """`player`, after the game's solver (the contract's `solve`: Othello's last empties, Connect
     Four's solver, a forced mate; as dlshogi runs df-pn before each search): a position it settles
-    gets the solver's move, the others `player`'s choice; `solved` keeps what the solver said of each
-    position of the last choice (or None). A loss without a margin (Connect Four: every move loses
-    against perfect play) is left to `player`, whose move resists best. Returns (action, None) for a
-    solved move."""
+    gets the solver's move and returns (action, the Solved), the others `player`'s choice. A loss
+    without a margin (Connect Four: every move loses against perfect play) is left to `player`, whose
+    move resists best."""
 
     def __init__(self, player, solve):
         self.player = player
         self.solve = solve
-        self.solved = []
 
     def choose(self, states, live_games=None):
-        self.solved = [self.solve(state) for state in states]
-        settled = [s if s is not None and (s.value >= 0 or s.margin is not None) else None for s in self.solved]
+        solved = [self.solve(state) for state in states]
+        settled = [s if s is not None and (s.value >= 0 or s.margin is not None) else None for s in solved]
         rest = [i for i, s in enumerate(settled) if s is None]
         searched = iter(self.player.choose([states[i] for i in rest], None if live_games is None else
                                            [live_games[i] for i in rest]) if rest else [])
-        return [(s.line[0], None) if s is not None else next(searched) for s in settled]
+        return [(s.line[0], s) if s is not None else next(searched) for s in settled]
 
 
 def solving(player, game, search):
@@ -243,7 +241,9 @@ class FunctionPlayer(Player):
 
 # A search player for a model file; in a game with hidden information it searches only what it can
 # see (samples of the rest), as whenever it plays someone else
-def mcts_player(path, game, search, temperature, backend='auto', seed=None, settai=False):
+def mcts_player(path, game, search, temperature, backend='auto', seed=None, settai=False, with_lines=False):
     network, _ = load_network(path, game, backend)
-    return solving(MctsPlayer(Evaluator(network, search.cache), search, temperature, np.random.default_rng(seed),
-                             determinize=game.determinize, settai=settai_for(game, settai)), game, search)
+    player = MctsPlayer(Evaluator(network, search.cache), search, temperature, np.random.default_rng(seed),
+                        determinize=game.determinize, settai=settai_for(game, settai))
+    player.with_lines = with_lines
+    return solving(player, game, search)

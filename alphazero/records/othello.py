@@ -109,11 +109,14 @@ def write_transcripts(path, games, game, evaluations=None):
     """Games as transcripts, one a line (f5d6c3..., passes left out). `evaluations`, one per game
     ({ply: (value, line)}, plies counting passes), adds after a game's line a comment for each
     evaluated move: `# 12 d3 +0.35 d3 c4 e3`, the move's number and name, the AI's value for the side
-    that made it (-1 lost .. 1 won) and the line it expected; transcript readers skip such lines."""
+    that made it (-1 lost .. 1 won) and the line it expected (a pass has none); transcript readers skip
+    such lines."""
     names = action_names(game)
     with atomic_output(path) as temporary:
         with open(temporary, 'w') as f:
             for i, moves in enumerate(games):
                 f.write(''.join(names[a] for a in moves if a != game.PASS) + '\n')
                 for ply, (value, line) in sorted((evaluations[i] or {}).items() if evaluations else []):
+                    if moves[ply] == game.PASS:  # the line leaves passes out, and so do its comments
+                        continue
                     f.write(f'# {ply + 1} {names[moves[ply]]} {value:+.2f} {" ".join(names[a] for a in line)}\n')

@@ -38,13 +38,14 @@ EXTENSIONS = ('.csa', '.kif', '.kifu', '.usi')
 
 class Record(list):
     """A game's actions, and its result for the first player (1, 0 or -1) when the record states one
-    that its moves do not reach by the rules (a resignation); None otherwise. `said`: what the engines
-    said of their moves, {index of the move: (centipawns for its mover, [USI moves of the line])}."""
+    that its moves do not reach by the rules (a resignation); None otherwise. `evaluations`: what the
+    players said of their moves, {index of the move: (value for its mover, the line of actions it
+    expected)}, as LiveGame keeps them."""
 
-    def __init__(self, actions, result=None, said=None):
+    def __init__(self, actions, result=None, evaluations=None):
         super().__init__(actions)
         self.result = result
-        self.said = said or {}
+        self.evaluations = evaluations or {}
 
 
 def stated_result(final, ending):
@@ -182,27 +183,18 @@ def write_csa(path, games, game, names=('', '')):
                 for index, action in enumerate(actions):
                     sign = '+' if state.is_first_player() else '-'
                     f.write(sign + cshogi.move_to_csa(state.moves()[action]) + '\n')
-                    if index in getattr(actions, 'said', {}):
-                        f.write(csa_evaluation(state, *actions.said[index]) + '\n')
+                    if index in getattr(actions, 'evaluations', {}):
+                        f.write(csa_evaluation(state, *actions.evaluations[index]) + '\n')
                     state = state.next(action)
                 f.write(ending_of(state, getattr(actions, 'result', None)) + '\n')
 
 
-def csa_evaluation(state, score, line):
-    """The comment floodgate keeps after a move, `'** 35 -3334FU +2726FU`: the engine's score in
-    centipawns from 先手's side and the line it expected (in CSA, as far as its moves are legal)."""
+def csa_evaluation(state, value, line):
+    """The comment floodgate keeps after a move, `'** 35 -3334FU +2726FU`: the mover's value (for the
+    side to move at `state`) in centipawns from 先手's side, and the line it expected in CSA."""
     import cshogi
-    walked, moves = state, []
-    for usi in line:
-        try:
-            action = walked.action_of_usi(usi)
-        except ValueError:
-            break
-        moves.append(('+' if walked.is_first_player() else '-') + cshogi.move_to_csa(walked.moves()[action]))
-        walked = walked.next(action)
-        if walked.is_done():
-            break
-    return f"'** {score if state.is_first_player() else -score} {' '.join(moves)}".rstrip()
+    moves = line_names(state, line, lambda s, a: ('+' if s.is_first_player() else '-') + cshogi.move_to_csa(s.moves()[a]))
+    return f"'** {centipawns(value if state.is_first_player() else -value)} {' '.join(moves)}".rstrip()
 
 
 def write_usi(path, games, game):

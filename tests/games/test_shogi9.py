@@ -603,7 +603,7 @@ def test_players_look_for_a_mate_before_they_search(game, tiny_shogi_model):
     states = [game.State(), *mates, game.State().next(game.State().legal_actions()[0])]
     choices = player.choose(states)
     assert isinstance(player, SolvingPlayer) and len(choices) == len(states)
-    assert all(mates_by_force(state, action, 1) and searched is None for state, (action, searched) in zip(mates, choices[1:-1]))
+    assert all(mates_by_force(state, action, 1) and known.mate == 1 for state, (action, known) in zip(mates, choices[1:-1]))
     assert all(action in state.legal_actions() for state, (action, _) in zip(states, choices))
     # ... and its leaves take 1 where the side to move mates in one (out of check), else the network's value
     from alphazero.search.evaluator import KnownValues
@@ -640,3 +640,37 @@ def test_kif_keeps_the_ais_evaluations_as_shogihome_writes_them(game, tmp_path):
     assert problems and ours == [] or list(ours[0]) == actions  # an unfinished game is skipped, and said
     read = run_node('web/test/read_kif.mjs', path)
     assert json.loads(read.stdout)['moves'] == [game.action_name(s, a) for s, a in zip(states, actions)]
+
+
+def test_engine_scores_and_values_convert_both_ways():
+    """A value and an engine's centipawns are one scale (600 per logit): a score read from an
+    engine and written back is the same score, a certain result a mate's +-30000."""
+    from alphazero.game.values import CP_LIMIT, centipawns, value_of_centipawns
+    assert all(centipawns(value_of_centipawns(score)) == score for score in range(-9000, 9001, 7))
+    assert centipawns(1.0) == CP_LIMIT and centipawns(-1.0) == -CP_LIMIT and centipawns(0.5) == 659
+    assert value_of_centipawns(CP_LIMIT) == 1.0 and value_of_centipawns(-CP_LIMIT - 5) == -1.0
+
+
+def test_evaluate_best_player_writes_its_games_as_kif_with_evaluations(game, workdir, tiny_shogi_model, fairy_stockfish):
+    """evaluate_best_player with records: each game against Fairy-Stockfish a KIF in the folder,
+    named by the opponent and the game, which our reader reads move for move; every move of
+    ours after the opening and every scored move of the engine carry *#評価値 and *#読み筋."""
+    from evaluate_best_player import evaluate_best_player
+    from alphazero.records.read import read_records
+    from alphazero.settings import EvaluationSettings
+    engine = f'{fairy_stockfish}; go depth 1'
+    evaluation = EvaluationSettings(opponents=(), engines=(engine,), engine_games=2, opening=2, records='games')
+    scores = evaluate_best_player(game, SearchSettings(sims=4), evaluation, seed=0, path=tiny_shogi_model)
+    assert scores[engine]['games'] == 2
+    assert sorted(os.listdir('games')) == ['fairy-stockfish-go-depth-1-001.kif', 'fairy-stockfish-go-depth-1-002.kif']
+    for number, ours_first in ((1, True), (2, False)):
+        path = f'games/fairy-stockfish-go-depth-1-{number:03}.kif'
+        text = open(path, encoding='cp932').read().splitlines()
+        assert text[2:4] == (['先手：AlphaZero', f'後手：{engine}'] if ours_first else [f'先手：{engine}', '後手：AlphaZero'])
+        moves = [i for i, line in enumerate(text) if re.match(r' *\d+ ', line) and not line.strip().endswith(('詰み', '投了'))]
+        assert len(moves) > 20
+        evaluated = [i for i in moves[2:] if text[i + 1].startswith('*#評価値=')]  # after the 2-move opening
+        assert len(evaluated) >= len(moves[2:]) - 2  # a move may end the game or come without a pv
+        assert all(text[i + 2].startswith('*#読み筋=') for i in evaluated)
+        games, problems = read_records(path, game)
+        assert len(games) + len(problems) == 1

@@ -122,11 +122,11 @@ def test_players_play_what_the_solver_proves_and_say_it(capsys):
     player = solving(level_player(Evaluator(network), Level(4, 8, 0.0), rng), game, SearchSettings())
     states = [random_endgame(game, 8, rng)[0] for _ in range(6)] + [game.State()]
     choices = player.choose(states)
-    assert isinstance(player, SolvingPlayer) and player.solved[-1] is None
-    for state, (action, _), solved in zip(states[:-1], choices, player.solved):
+    assert isinstance(player, SolvingPlayer) and not isinstance(choices[-1][1], Solved)
+    for state, (action, solved) in zip(states[:-1], choices):
         assert action == solved.line[0] and -plain_margin(state.next(action), game.heuristic) == solved.margin
     next_action = ai_action(game, network, SearchSettings(sims=4))
-    assert next_action(states[0]) == choices[0][0] and next_action.solved == player.solved[0]
+    assert next_action(states[0]) == choices[0][0] and next_action.solved == choices[0][1]
     next_action(game.State())
     assert next_action.solved is None
     # In the terminal: the AI's line with what the solver proved (tic-tac-toe, with a made-up result)

@@ -322,6 +322,32 @@ def test_a_short_match_against_grhino(tiny_othello8, rhino):
     assert scores['VS_Random']['games'] == 1
 
 
+def test_a_match_against_grhino_kept_as_transcripts_with_evaluations(tiny_othello8, rhino):
+    """evaluate_best_player with records: each game a transcript named by the opponent, which the
+    transcript reader reads back move for move, with a `# N move value line` comment for every
+    move our search made."""
+    from evaluate_best_player import evaluate_best_player
+    from alphazero.game.notation import action_names
+    from alphazero.records.othello import read_transcripts
+    from alphazero.settings import EvaluationSettings, SearchSettings
+    game = load_game('othello8')
+    evaluation = EvaluationSettings(games=2, opponents=('VS_Random',), engines=(f'{rhino} -l 1',), engine_games=2,
+                                    opening=2, records='games')
+    evaluate_best_player(game, SearchSettings(sims=4), evaluation, seed=0)
+    assert sorted(os.listdir('games')) == ['VS-Random-001.txt', 'VS-Random-002.txt', 'gtp-rhino-l-1-001.txt',
+                                           'gtp-rhino-l-1-002.txt']
+    names = action_names(game)
+    for number in (1, 2):
+        path = f'games/gtp-rhino-l-1-{number:03}.txt'
+        lines = open(path).read().splitlines()
+        games, problems = read_transcripts(path, game)
+        assert problems == [] and len(games) == 1 and lines[0] == ''.join(names[a] for a in games[0])
+        comments = [line.split() for line in lines[1:]]
+        assert len(comments) >= (len(games[0]) - 2) // 2 - 1  # our moves after the 2-move opening (passes aside)
+        assert all(int(words[1]) > 2 and words[2] in lines[0] and words[4] == words[2] for words in comments)
+        assert all(words[0] == '#' and -1 <= float(words[3]) <= 1 for words in comments)
+
+
 @pytest.fixture
 def tiny_othello8(workdir):
     """runs/othello8/model/best.h5 holding a tiny untrained network; returns the folder."""
@@ -405,6 +431,39 @@ def test_the_engine_streams_its_analysis_until_the_next_command(tiny_othello8):
         assert kata and all(0 <= m[2] <= 1 and 0 <= m[3] <= 1 for m in kata[-1])
     finally:
         engine.close()
+
+
+def test_a_solved_endgame_is_played_and_analysed_exactly(tiny_othello8):
+    """With 6 empties the engine's analysis is the solver's (checked by plain minimax in
+    test_solvers.py): one line, the best move with the exact result's win rate, KataGo's scoreLead
+    for the margin, the line to the end; and genmove plays that move. --no-solver searches instead."""
+    from alphazero.engines.gtp import GtpProcess
+    from conftest import random_endgame
+    game = load_game('othello8')
+    state, moves = random_endgame(game, 6, np.random.default_rng(2))
+    solved, names, walked = game.solve(state), action_names(game), game.State()
+    for flags in ('', ' --no-solver'):
+        engine = GtpProcess(f'{sys.executable} {os.path.join(REPO, "gtp_engine.py")} --game othello8{flags}')
+        try:
+            for action in moves:
+                engine.ask(f'play {"black" if walked.is_first_player() else "white"} {names[action]}')
+                walked = walked.next(action)
+            walked = game.State()
+            color = 'black' if state.is_first_player() else 'white'
+            engine.send(f'kata-analyze {color} 10')
+            time.sleep(1)
+            engine.send('name')
+            ok, answer = engine.receive()
+            assert ok and engine.receive()[0]
+            if flags:  # the search's lines instead
+                assert 'scoreLead' not in answer and len(analysis_lines('=' + answer)) >= 1
+                continue
+            assert answer.strip().splitlines() == [
+                f'info move {names[solved.line[0]]} visits 1 winrate {(solved.value + 1) / 2:.6f} scoreLead '
+                f'{solved.margin} prior 1.000000 order 0 pv {" ".join(names[a] for a in solved.line)}']
+            assert engine.ask(f'genmove {color}') == names[solved.line[0]]
+        finally:
+            engine.close()
 
 
 def test_gogui_rules_commands_host_the_game_in_a_generic_gui():
