@@ -7,11 +7,14 @@
 # split into training and validation games (by game, so that no position of a validation game is
 # ever trained on); each epoch trains on every training position once, each in a random one of the
 # board's symmetries, then measures the validation games. Writes the game's best.h5 and its ONNX
-# export, so that `train_cycle.py` continues from it with self-play.
+# export, so that `train_cycle.py` continues from it with self-play. A run stopped after an epoch
+# (records_checkpoint.json) goes on from there when the same command is run again.
 #
 #   python train_records.py --game othello8 records/engines.wtb [more .wtb, .txt or .csv files]
 #   python train_records.py --game shogi9 records/shogi9/*.csa [.kif, .usi files]
 
+import dataclasses
+import glob
 import hashlib
 import json
 import os
@@ -24,7 +27,7 @@ from tqdm import tqdm
 from alphazero.cli.run import ArgumentParser, run
 from alphazero.errors import UserError
 from alphazero.network.keras_setup import quiet_keras
-from alphazero.files import atomic_output
+from alphazero.files import atomic_output, write_json
 from alphazero.network.model_file import save_model
 from alphazero.cli.flags import add_settings_flags, settings_of
 from alphazero.settings import NetworkSettings
@@ -47,6 +50,7 @@ TR_LEARNING_RATE = 0.001  # Adam's learning rate in the first epoch, times TR_DE
 TR_DECAY = 0.8
 RECORD_GAMES = ('othello8', 'othello8planes', 'shogi9')
 METRICS_FILE = 'records_metrics.jsonl'
+CHECKPOINT_FILE = 'records_checkpoint.json'  # after each epoch: the epochs done, and the model (with its optimizer) they made
 CHART_FILE = 'chart_records.png'
 
 
@@ -82,8 +86,10 @@ def is_validation_game(moves, validation):
     return int.from_bytes(digest[:8], 'little') < validation * 2 ** 64
 
 
-# Read every file; a bad game is reported and skipped, a file with no usable game is an error
-def read_games(game, paths):
+# Read every file; a bad game is reported and skipped, a file with no usable game is an error. With
+# min_rating, only the games whose two players a floodgate CSA file rates at least that high are
+# kept (as the shogi Transformer article trained on floodgate's games of R3800 and more)
+def read_games(game, paths, min_rating=None):
     games = []
     for path in paths:
         try:
@@ -97,6 +103,14 @@ def read_games(game, paths):
         games += found
     if not games:
         raise UserError(f'no readable {game.NAME} game in {", ".join(paths)}')
+    if min_rating is not None:
+        rated = [g for g in games if getattr(g, 'ratings', None) and min(g.ratings) >= min_rating]
+        print(f'{len(rated)} of {len(games)} games between players rated {min_rating:g} or more', file=sys.stderr)
+        if not rated:
+            raise UserError(f'no game in {", ".join(paths)} is between players rated {min_rating:g} or more (only '
+                            "floodgate's CSA files rate them, in 'black_rate and 'white_rate lines): lower --min-rating "
+                            'or leave it out')
+        games = rated
     return games
 
 
@@ -141,9 +155,52 @@ def plot_records(records, path):
     pyplot.close(figure)
 
 
-def train_records(game, paths, network=NetworkSettings(), epochs=TR_EPOCHS, batch_size=RN_BATCH_SIZE, validation=TR_VALIDATION,
+# What a run is: its games (moves and results) and settings, so that a checkpoint is taken up only
+# by the same run
+def run_key(games, settings):
+    digest = hashlib.sha256(json.dumps(settings).encode())
+    for moves in games:
+        digest.update(np.asarray([*moves, 1 << 16, (getattr(moves, 'result', None) or 0) + 1], '<u4').tobytes())
+    return digest.hexdigest()
+
+
+# The checkpoint: the model file of the last epoch done (records_checkpoint_N.keras), written whole
+# before the JSON that names it, then the older one removed; a kill at any moment leaves a readable pair
+def save_checkpoint(path, model, state):
+    epochs = len(state['records'])
+    model_file = f'{os.path.splitext(path)[0]}_{epochs}.keras'
+    with atomic_output(model_file) as temporary:
+        model.save(temporary)
+    write_json(path, {**state, 'model': model_file})
+    for old in glob.glob(f'{glob.escape(os.path.splitext(path)[0])}_*.keras'):
+        if old != model_file:
+            os.remove(old)
+
+
+def kept_checkpoint(path, run):
+    """The checkpoint's state when it is of this run, else None (one of another run is said and left to be replaced)."""
+    if not os.path.exists(path):
+        return None
+    try:
+        with open(path) as f:
+            state = json.load(f)
+        if state['run'] == run and os.path.exists(state['model']):
+            return state
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    print(f'{path} is of another run (other games or settings): starting afresh', file=sys.stderr)
+    return None
+
+
+def remove_checkpoint(path):
+    for old in [path, *glob.glob(f'{glob.escape(os.path.splitext(path)[0])}_*.keras')]:
+        if os.path.exists(old):
+            os.remove(old)
+
+
+def train_records(game, games, network=NetworkSettings(), epochs=TR_EPOCHS, batch_size=RN_BATCH_SIZE, validation=TR_VALIDATION,
                   seed=None, from_best=False):
-    """Train best.h5 on the records; returns the per-epoch metrics."""
+    """Train best.h5 on the games of records (read_games'); returns the per-epoch metrics."""
     quiet_keras()
     import keras
     best = model_path(game, 'best.h5')
@@ -152,7 +209,6 @@ def train_records(game, paths, network=NetworkSettings(), epochs=TR_EPOCHS, batc
 
     # The games, split by game
     rng = np.random.default_rng(seed)
-    games = read_games(game, paths)
     held = [is_validation_game(moves, validation) for moves in games]
     valid_games = [moves for moves, held_out in zip(games, held) if held_out]
     if len(valid_games) == len(games):
@@ -162,8 +218,16 @@ def train_records(game, paths, network=NetworkSettings(), epochs=TR_EPOCHS, batc
     print(f'{len(games) - len(valid_games)} training games ({len(train[2])} positions), '
           f'{len(valid_games)} validation games ({len(valid[2]) if valid else 0} positions)')
 
-    # The network: a new one of the chosen kind, or best.h5 itself
-    if from_best:
+    # A run stopped after an epoch goes on from its checkpoint; else the network: a new one of the
+    # chosen kind, or best.h5 itself
+    checkpoint = model_path(game, CHECKPOINT_FILE)
+    run = run_key(games, [dataclasses.asdict(network), epochs, batch_size, validation, seed, from_best])
+    kept = kept_checkpoint(checkpoint, run)
+    if kept:
+        model = keras.models.load_model(kept['model'])  # compiled, with the optimizer's state
+        rng.bit_generator.state = kept['rng']
+        print(f'going on from {checkpoint}: {len(kept["records"])} of {epochs} epochs done')
+    elif from_best:
         from alphazero.network.model_file import load_model
         model = load_model(best, game)
     else:
@@ -171,13 +235,15 @@ def train_records(game, paths, network=NetworkSettings(), epochs=TR_EPOCHS, batc
             keras.utils.set_random_seed(seed)
         model = build_network(game, network)
         print(f'a new network: {describe_network(network)}, {model.count_params():,} parameters')
-    compile_model(model)
+    if not kept:
+        compile_model(model)
 
     # Epochs: every training position once, in a random symmetry; then the validation games
-    records, metrics_path, start = [], model_path(game, METRICS_FILE), time.perf_counter()
-    with tqdm(total=epochs * epoch_batches(train, batch_size), desc=f'train on records ({epochs} epochs)',
-              unit='batch') as bar:
-        for epoch in range(epochs):
+    records, metrics_path = (kept['records'] if kept else []), model_path(game, METRICS_FILE)
+    start = time.perf_counter() - (records[-1]['seconds'] if records else 0)
+    with tqdm(total=epochs * epoch_batches(train, batch_size), initial=len(records) * epoch_batches(train, batch_size),
+              desc=f'train on records ({epochs} epochs)', unit='batch') as bar:
+        for epoch in range(len(records), epochs):
             model.optimizer.learning_rate.assign(TR_LEARNING_RATE * TR_DECAY ** epoch)
             train_loss = train_epoch(model, game, train, batch_size, rng, bar)
             record = {'epoch': epoch + 1, 'seconds': time.perf_counter() - start, 'train_loss': train_loss}
@@ -185,9 +251,12 @@ def train_records(game, paths, network=NetworkSettings(), epochs=TR_EPOCHS, batc
             records.append(record)
             bar.set_postfix(epoch=epoch + 1, **{k: f'{v:.3f}' for k, v in record.items()
                                                 if k in ('train_loss', 'loss', 'policy_accuracy')})
+            if epoch + 1 < epochs:
+                save_checkpoint(checkpoint, model, {'run': run, 'records': records, 'rng': rng.bit_generator.state})
 
-    # The result: best.h5 and its export, the metrics and their chart
+    # The result: best.h5 and its export, the metrics and their chart; the checkpoint goes
     save_model(model, best)
+    remove_checkpoint(checkpoint)
     ensure_onnx(game)
     with atomic_output(metrics_path) as temporary:
         with open(temporary, 'w') as f:
@@ -215,6 +284,9 @@ def parse_args(argv=None):
                         help='share of the games kept for validation (default: %(default)s)')
     parser.add_argument('--from-best', action='store_true', help="train the game's existing best.h5 further")
     parser.add_argument('--seed', type=seed, help='random seed of the split, the network and the symmetries')
+    parser.add_argument('--min-rating', type=real_number(-1e6, 1e6), metavar='R',
+                        help="keep only the games whose two players a floodgate CSA file rates R or more (the shogi "
+                             "Transformer article: 3800) (default: every game)")
     add_settings_flags(parser, NetworkSettings, only=('network', 'filters', 'blocks', 'width', 'layers', 'heads'))
     args = parse_game_args(parser, argv, ('network',))  # the game's network by default
     check_network(load_game(args.game), settings_of(NetworkSettings, args))
@@ -225,7 +297,8 @@ def main():
     args = parse_args()
     game = load_game(args.game)
     hold_run_folder(game)
-    train_records(game, args.files, settings_of(NetworkSettings, args), args.epochs, args.batch_size, args.validation, args.seed,
+    games = read_games(game, args.files, args.min_rating)
+    train_records(game, games, settings_of(NetworkSettings, args), args.epochs, args.batch_size, args.validation, args.seed,
                   args.from_best)
 
 

@@ -138,5 +138,7 @@ def train_epoch(model, game, data, batch_size, rng, bar):
         def __getitem__(self, index):
             planes, policy, value = batch_of(game, data, order[index * batch_size:(index + 1) * batch_size], rng)
             return planes, (policy, value)
-    history = model.fit(Batches(), epochs=1, verbose=0, callbacks=[batch_progress(bar, epoch_batches(data, batch_size))])
+    # the order is rng's alone (no shuffle of Keras's own), so that a run resumed with rng's state trains alike
+    history = model.fit(Batches(), epochs=1, verbose=0, shuffle=False,
+                        callbacks=[batch_progress(bar, epoch_batches(data, batch_size))])
     return float(history.history['loss'][-1])

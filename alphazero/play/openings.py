@@ -37,11 +37,12 @@ def decided(state):
     return state.is_done() or any(state.next(action).is_lose() for action in state.legal_actions())
 
 
-def distinct_openings(game, plies, count, rng, tries=1000):
+def distinct_openings(game, plies, count, rng, tries=None):
     """`count` openings of `plies` random moves, each leading to a different position as long as
-    enough different ones turn up (a small game repeats them)."""
+    enough different ones turn up in `tries` draws (default: ten for each, at least 1000; a small game
+    repeats them)."""
     openings, seen = [], set()
-    for _ in range(tries):
+    for _ in range(tries or max(1000, 10 * count)):
         if len(openings) == count:
             break
         moves, state = random_moves(game, plies, rng)

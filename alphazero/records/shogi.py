@@ -40,12 +40,14 @@ class Record(list):
     """A game's actions, and its result for the first player (1, 0 or -1) when the record states one
     that its moves do not reach by the rules (a resignation); None otherwise. `evaluations`: what the
     players said of their moves, {index of the move: (value for its mover, the line of actions it
-    expected)}, as LiveGame keeps them."""
+    expected)}, as LiveGame keeps them. `ratings`: the players' ratings (先手, 後手) that a floodgate
+    CSA file states, else None."""
 
-    def __init__(self, actions, result=None, evaluations=None):
+    def __init__(self, actions, result=None, evaluations=None, ratings=None):
         super().__init__(actions)
         self.result = result
         self.evaluations = evaluations or {}
+        self.ratings = ratings
 
 
 def stated_result(final, ending):
@@ -108,7 +110,11 @@ def read_csa_or_kif(path, game):
         problems.append(f'{path}: not a readable {"KIF" if is_kif else "CSA"} file ({str(error)[:100]}); skipped')
         return games, problems
     for number, record in enumerate(parsed if isinstance(parsed, list) else [parsed], 1):
+        read = len(games)
         to_record(game, record.sfen, record.moves, record.endgame, f'{path}: game {number}', games, problems)
+        ratings = getattr(record, 'ratings', None)  # floodgate's 'black_rate / 'white_rate lines (CSA)
+        if len(games) > read and ratings and all(ratings):
+            games[-1].ratings = tuple(float(r) for r in ratings)
     return games, problems
 
 

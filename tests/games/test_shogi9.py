@@ -674,3 +674,41 @@ def test_evaluate_best_player_writes_its_games_as_kif_with_evaluations(game, wor
         assert all(text[i + 2].startswith('*#読み筋=') for i in evaluated)
         games, problems = read_records(path, game)
         assert len(games) + len(problems) == 1
+
+
+def test_make_records_goes_on_after_a_kill_to_the_same_games(game, workdir, fairy_stockfish):
+    """make_records keeps each game as it ends: with the file cut as a kill leaves it (a game's line
+    half written), the same call plays only the games it lacks and returns what a whole run
+    returns; other settings are refused in one line rather than mixed in."""
+    from make_records import make_records
+    from alphazero.errors import UserError
+    engine = f'{fairy_stockfish}; go depth 1'
+    whole = make_records(game, [engine], 6, 4, 2, seed=5, kept='kept.jsonl')
+    lines = open('kept.jsonl').read().splitlines()
+    assert len(lines) == 7 and all(record.evaluations for record in whole)
+    with open('kept.jsonl', 'w') as f:
+        f.write('\n'.join(lines[:3]) + '\n' + lines[3][:40])
+    again = make_records(game, [engine], 6, 4, 1, seed=5, kept='kept.jsonl')
+    assert [list(r) for r in again] == [list(r) for r in whole] and [r.result for r in again] == [r.result for r in whole]
+    with pytest.raises(UserError, match='other settings'):
+        make_records(game, [engine], 6, 2, 1, seed=5, kept='kept.jsonl')
+
+
+def test_floodgate_games_are_kept_by_their_players_ratings(game, tmp_path):
+    """A floodgate CSA file rates its players ('black_rate / 'white_rate): --min-rating keeps the games
+    whose two players reach it, as the article kept R3800 and more; a file without ratings has none
+    to keep, which is said in one line."""
+    from train_records import read_games
+    from alphazero.errors import UserError
+
+    def floodgate(black, white):
+        return (f"V2.2\nN+a\nN-b\n'black_rate:a+hash:{black}\n'white_rate:b+hash:{white}\nPI\n+\n"
+                '+7776FU\n-3334FU\n+2726FU\n%TORYO\n')
+    path = tmp_path / 'floodgate.csa'
+    path.write_text('/\n'.join(floodgate(*r) for r in ((3900, 3850.5), (3900, 3700), (2500, 4100))))
+    assert [g.ratings for g in read_games(game, [str(path)])] == [(3900, 3850.5), (3900, 3700), (2500, 4100)]
+    assert [g.ratings for g in read_games(game, [str(path)], 3800)] == [(3900, 3850.5)]
+    plain = tmp_path / 'plain.csa'
+    plain.write_text('V2.2\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n')
+    with pytest.raises(UserError, match='rated 3800 or more'):
+        read_games(game, [str(plain)], 3800)
