@@ -74,7 +74,7 @@ def evaluate_best_player(game=None, search=SearchSettings(), evaluation=Evaluati
     measured = {}
     if kept:  # what the games depend on (not how many run at once); the models by content, not path
         measured = dataclasses.asdict(dataclasses.replace(evaluation, opponents=list(fixed), parallel=None, exact=None,
-                                                                  records=None))
+                                                                  save_to=None))
         measured.update(game=game.NAME, model_sha256=file_sha256(path), seed=seed, search=dataclasses.asdict(search),
                         versus=[file_sha256(model) for model in evaluation.versus])
     kept = KeptMatches(kept, measured)
@@ -98,7 +98,7 @@ def evaluate_best_player(game=None, search=SearchSettings(), evaluation=Evaluati
         # The opponents here: the game's fixed players (unless on workers), other models, and each engine
         opponents = [(name, FunctionPlayer(action), games) for name, action in fixed.items() if name not in points]
         other_seed = None if seed is None else seed + 1
-        lines = evaluation.records is not None  # the searches say their lines, which the records keep
+        lines = evaluation.save_to is not None  # the searches say their lines, which the records keep
         opponents += [(other, mcts_player(other, game, search, 0.0, backend, other_seed, with_lines=lines), games)
                       for other in evaluation.versus]
         opponents += [(command, stack.enter_context(engine_player(command, game)), engine_games) for command in engines]
@@ -109,7 +109,7 @@ def evaluate_best_player(game=None, search=SearchSettings(), evaluation=Evaluati
         best = (mcts_player(path, game, search, 0.0, backend, seed, evaluation.settai, lines)
                 if opponents or judged else None)
         matches = [Match(('best', name), best, opponent, openings[:count]) for name, opponent, count in opponents]
-        written = record_writer(game, evaluation.records) if lines else None
+        written = record_writer(game, evaluation.save_to) if lines else None
         with tqdm(total=sum(match.games for match in matches), desc='evaluate best player', unit='game') as progress:
             played = play_matches(game, matches, evaluation.parallel, progress, kept.done, kept.keep, written)
         points.update({name: played['best', name] for name, _, _ in opponents})
@@ -194,12 +194,12 @@ def parse_args(argv=None):
     game = load_game(args.game)
     check_engines(game, args.engine, args.parallel)
     check_search(game, args.sims or SearchSettings.sims, args.parallel)
-    if args.records and record_extension(game) is None:
-        raise UserError(f'--records: {game.NAME} has no record format (full shogi writes KIF, the games of squares '
-                        'transcripts): leave out --records')
-    for flag in ('settai', 'keep', 'records'):
+    if args.save_to and record_extension(game) is None:
+        raise UserError(f'--save-to: {game.NAME} has no record format (full shogi writes KIF, the games of squares '
+                        'transcripts): leave out --save-to')
+    for flag in ('settai', 'keep', 'save_to'):
         if getattr(args, flag) and args.workers:
-            raise UserError(f'--{flag} works on the games played in this process only: leave out --workers')
+            raise UserError(f'--{flag.replace("_", "-")} works on the games played in this process only: leave out --workers')
     args.opponents = chosen_opponents(game, args.opponent)
     if args.opponents == [] and not args.engine and not args.versus:
         raise UserError('--opponent none leaves nothing to play: add an --engine or a --versus model, or name an opponent')

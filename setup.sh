@@ -13,6 +13,7 @@ if [ "${WITH_RAY:-0}" = 1 ]; then extras+=(ray); fi      # optional: Ray workers
 if [ "${WITH_JAX:-0}" = 1 ]; then extras+=(jax); fi      # optional: Keras on JAX
 if [ "${WITH_GPU:-0}" = 1 ]; then extras+=(gpu); fi      # optional: NVIDIA GPU builds
 if [ "${WITH_SHOGI:-0}" = 1 ]; then extras+=(shogi); fi  # optional: full shogi (cshogi, GPL)
+if [ "${WITH_PEER:-0}" = 1 ]; then extras+=(peer); fi    # optional: pgx + mctx, bench/bench_peer.py's peer
 lock=(-c requirements.lock)
 if [ "${UNLOCKED:-0}" = 1 ]; then lock=(); fi
 wanted=$( (cat pyproject.toml requirements.lock; echo "${extras[*]} ${lock[*]}") | sha256sum | cut -d' ' -f1)

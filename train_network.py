@@ -17,6 +17,7 @@ from alphazero.data.run_folder import hold_run_folder
 from alphazero.data.training import (
     STEPS_PER_EXECUTION,
     augment,
+    batch_of,
     compile_model,
     fit_targets,
     has_margin_head,
@@ -30,6 +31,7 @@ from alphazero.limits import check_samples
 from alphazero.network.keras_setup import quiet_keras
 from alphazero.network.model_file import load_model, save_model
 from alphazero.network.runtimes import add_device_flag, use_device
+from alphazero.records.positions import record_positions
 from alphazero.settings import PlaySettings, TrainingSettings
 
 # Parameters (the book's; with the rest of training's, they are the defaults of alphazero/settings.py's
@@ -60,6 +62,16 @@ def load_data(game=None, trust_pickle=False, window=RN_WINDOW, margins=False):
     if not parts:
         raise UserError(f'no readable history file in {data_dir(game)}/: run `python self_play.py` first.')
     return tuple(np.concatenate(arrays) for arrays in zip(*parts))
+
+
+# Beyond the book: positions of records (--records) beside the self-play window, drawn anew each
+# stage to make --records-share of the training positions, so that what the records taught stays
+def beside_records(game, data, training, rng):
+    records = record_positions(game, training.records)
+    count = round(len(data[2]) * training.records_share / (1 - training.records_share))
+    planes, policy, value = batch_of(game, records, rng.choice(len(records[2]), count, replace=count > len(records[2])))
+    return (np.concatenate([data[0], planes.astype(data[0].dtype)]), np.concatenate([data[1], policy.astype(data[1].dtype)]),
+            np.concatenate([data[2], value.astype(data[2].dtype)]))
 
 
 # Learning rate: 0.001, halved at epoch 50 and again at epoch 80 (book schedule). Beyond the book,
@@ -101,15 +113,19 @@ def train_network(game=None, training=TrainingSettings(), play=PlaySettings(), *
 
     # Load the training data (beyond the book: several files, the board's symmetries, or a number
     # of samples drawn from them in whole calls of the compiled train step; the margins for a margin head)
-    epochs, batch_size = training.epochs, training.batch_size
+    epochs, batch_size, rng = training.epochs, training.batch_size, np.random.default_rng(seed)
     data = load_data(game, trust_pickle, training.window, margins=has_margin_head(model))
     position, policy, value = data[:3]
     margin = data[3] if has_margin_head(model) else None
+    if training.records:
+        if margin is not None:
+            raise UserError('--records: records have no margin targets, which the margin head learns: train a '
+                            'model without one on them')
+        position, policy, value = beside_records(game, (position, policy, value), training, rng)
     if training.samples:
         call = batch_size * STEPS_PER_EXECUTION
         position, policy, value, margin = replay_sample(game, position, policy, value,
-                                                        -(-training.samples // call) * call,
-                                                        np.random.default_rng(seed), margin)
+                                                        -(-training.samples // call) * call, rng, margin)
         epochs = 1
     elif training.symmetries:
         position, policy, value, margin = augment(game, position, policy, value, margin)

@@ -35,8 +35,7 @@ from alphazero.game.registry import load_game
 from alphazero.game.paths import model_path
 from alphazero.limits import MAX_BATCH, check_network, file_path, real_number, seed, whole_number
 from alphazero.network.onnx_export import ensure_onnx
-from alphazero.records.common import RecordError, record_value, replay
-from alphazero.records.read import read_records
+from alphazero.records.positions import read_games, records_to_arrays
 from alphazero.cli.settings import parse_game_args
 from alphazero.data.run_folder import hold_run_folder
 from alphazero.data.training import batch_of, compile_model, epoch_batches, train_epoch
@@ -54,29 +53,6 @@ CHECKPOINT_FILE = 'records_checkpoint.json'  # after each epoch: the epochs done
 CHART_FILE = 'chart_records.png'
 
 
-# Every position where the side to move had a choice (a pass teaches nothing): the position, the
-# move played and the game's result for the side to move. A game that packs its positions (full
-# shogi: 32 bytes each, as dlshogi keeps them) keeps them packed, its planes made a batch at a time
-# while training, so that ten million positions take a few hundred MB; other games keep their
-# planes, those of 0/1 as bytes (a quarter of the memory)
-def records_to_arrays(game, games):
-    positions, actions, values = [], [], []
-    for moves in games:
-        played, final = replay(game, moves)
-        for state, action in played:
-            if action == game.PASS:
-                continue
-            if game.packed_planes:
-                positions.append(state.pack())
-            else:
-                planes = state.planes()
-                as_bytes = planes.astype(np.uint8)
-                positions.append(as_bytes if np.array_equal(as_bytes, planes) else planes)
-            actions.append(action)
-            values.append(record_value(moves, final, state.is_first_player()))
-    return np.stack(positions), np.array(actions, np.int32), np.array(values, np.float32)
-
-
 # A game is a validation game when a hash of its moves falls in the first `validation` share: the
 # same games for every run and every network, whatever the files' order (a game recorded twice stays
 # on one side), so that networks trained on the same records are measured on the same games
@@ -84,34 +60,6 @@ def is_validation_game(moves, validation):
     # a byte per move where every action fits one (Othello: the split measured so far), else two (shogi)
     digest = hashlib.sha256(bytes(moves) if max(moves, default=0) < 256 else np.asarray(moves, '<u2').tobytes()).digest()
     return int.from_bytes(digest[:8], 'little') < validation * 2 ** 64
-
-
-# Read every file; a bad game is reported and skipped, a file with no usable game is an error. With
-# min_rating, only the games whose two players a floodgate CSA file rates at least that high are
-# kept (as the shogi Transformer article trained on floodgate's games of R3800 and more)
-def read_games(game, paths, min_rating=None):
-    games = []
-    for path in paths:
-        try:
-            found, problems = read_records(path, game)
-        except RecordError as error:
-            raise UserError(str(error)) from None
-        for problem in problems:
-            print(f'skipped: {problem}', file=sys.stderr)
-        if problems:
-            print(f'{path}: {len(found)} games read, {len(problems)} problems', file=sys.stderr)
-        games += found
-    if not games:
-        raise UserError(f'no readable {game.NAME} game in {", ".join(paths)}')
-    if min_rating is not None:
-        rated = [g for g in games if getattr(g, 'ratings', None) and min(g.ratings) >= min_rating]
-        print(f'{len(rated)} of {len(games)} games between players rated {min_rating:g} or more', file=sys.stderr)
-        if not rated:
-            raise UserError(f'no game in {", ".join(paths)} is between players rated {min_rating:g} or more (only '
-                            "floodgate's CSA files rate them, in 'black_rate and 'white_rate lines): lower --min-rating "
-                            'or leave it out')
-        games = rated
-    return games
 
 
 # Losses and accuracies of the model on a set of positions: policy accuracy = the most likely move

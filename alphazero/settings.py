@@ -102,6 +102,11 @@ class TrainingSettings:
     learning_rate: float = setting(0.001, "the training's step size (Adam's learning rate; epochs 50 and 80 halve "
                                           'it, as in the book); a run that stopped improving may go on with a '
                                           'smaller one', real_number(1e-7, 1.0), metavar='LR')
+    records: tuple = setting((), 'also train on the positions of this record file (train_records.py reads the same '
+                                 'formats), drawn anew each stage, --records-share of the training positions',
+                             file_path, metavar='FILE')
+    records_share: float = setting(0.5, 'with --records: the share of each stage\'s training positions drawn from the '
+                                        'records, beside the self-play window', real_number(0.0, 0.95), metavar='S')
 
 
 @dataclass(frozen=True)
@@ -148,7 +153,7 @@ class EvaluationSettings:
     versus: tuple = setting(())      # other model files, each played `games` games with the same search (--versus)
     settai: bool = setting(False)    # the best player plays settai (--settai)
     exact: bool = setting(True)      # a solvable game: also judge every move against the solved game
-    records: Optional[str] = setting(None, 'write each game as a record in FOLDER as it ends, with each search\'s '
+    save_to: Optional[str] = setting(None, 'write each game as a record in FOLDER as it ends, with each search\'s '
                                            'evaluation and expected line beside its moves (full shogi: KIF, as '
                                            'ShogiHome reads it; games of squares: a transcript)', file_path,
                                      unset='none', metavar='FOLDER')

@@ -24,6 +24,10 @@ def add_settings_flags(parser, settings_class, only=None, **defaults):
                                         action='store_false' if item.default else 'store_true', help=meta['help'])
             action.default = default
             continue
+        if isinstance(item.default, tuple):  # a list: each use of the flag adds one
+            group.add_argument(f'--{dashed}', dest=item.name, action='append', type=meta['check'],
+                               metavar=meta['metavar'], help=meta['help'] + ' (repeatable) (default: none)')
+            continue
         action = group.add_argument(f'--{dashed}', dest=item.name, type=meta['check'], default=default,
                                     metavar=meta['metavar'], choices=meta['choices'],
                                     help=meta['help'] + ' (default: %(default)s)')
@@ -32,7 +36,13 @@ def add_settings_flags(parser, settings_class, only=None, **defaults):
 
 def settings_of(settings_class, args, **replaced):
     """The settings object of the parsed flags (the class's default where a script has no flag)."""
-    given = {item.name: getattr(args, item.name) for item in fields(settings_class) if hasattr(args, item.name)}
+    given = {}
+    for item in fields(settings_class):
+        value = getattr(args, item.name, None)
+        if isinstance(item.default, tuple):  # a repeatable flag's list, None when never given
+            value = None if value is None else tuple(value)
+        if hasattr(args, item.name) and (value is not None or not isinstance(item.default, tuple)):
+            given[item.name] = value
     return settings_class(**{**given, **replaced})
 
 

@@ -652,14 +652,14 @@ def test_engine_scores_and_values_convert_both_ways():
 
 
 def test_evaluate_best_player_writes_its_games_as_kif_with_evaluations(game, workdir, tiny_shogi_model, fairy_stockfish):
-    """evaluate_best_player with records: each game against Fairy-Stockfish a KIF in the folder,
+    """evaluate_best_player saving its games: each game against Fairy-Stockfish a KIF in the folder,
     named by the opponent and the game, which our reader reads move for move; every move of
     ours after the opening and every scored move of the engine carry *#評価値 and *#読み筋."""
     from evaluate_best_player import evaluate_best_player
     from alphazero.records.read import read_records
     from alphazero.settings import EvaluationSettings
     engine = f'{fairy_stockfish}; go depth 1'
-    evaluation = EvaluationSettings(opponents=(), engines=(engine,), engine_games=2, opening=2, records='games')
+    evaluation = EvaluationSettings(opponents=(), engines=(engine,), engine_games=2, opening=2, save_to='games')
     scores = evaluate_best_player(game, SearchSettings(sims=4), evaluation, seed=0, path=tiny_shogi_model)
     assert scores[engine]['games'] == 2
     assert sorted(os.listdir('games')) == ['fairy-stockfish-go-depth-1-001.kif', 'fairy-stockfish-go-depth-1-002.kif']
@@ -698,7 +698,7 @@ def test_floodgate_games_are_kept_by_their_players_ratings(game, tmp_path):
     """A floodgate CSA file rates its players ('black_rate / 'white_rate): --min-rating keeps the games
     whose two players reach it, as the article kept R3800 and more; a file without ratings has none
     to keep, which is said in one line."""
-    from train_records import read_games
+    from alphazero.records.positions import read_games
     from alphazero.errors import UserError
 
     def floodgate(black, white):

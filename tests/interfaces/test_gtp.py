@@ -323,7 +323,7 @@ def test_a_short_match_against_grhino(tiny_othello8, rhino):
 
 
 def test_a_match_against_grhino_kept_as_transcripts_with_evaluations(tiny_othello8, rhino):
-    """evaluate_best_player with records: each game a transcript named by the opponent, which the
+    """evaluate_best_player saving its games: each game a transcript named by the opponent, which the
     transcript reader reads back move for move, with a `# N move value line` comment for every
     move our search made."""
     from evaluate_best_player import evaluate_best_player
@@ -332,7 +332,7 @@ def test_a_match_against_grhino_kept_as_transcripts_with_evaluations(tiny_othell
     from alphazero.settings import EvaluationSettings, SearchSettings
     game = load_game('othello8')
     evaluation = EvaluationSettings(games=2, opponents=('VS_Random',), engines=(f'{rhino} -l 1',), engine_games=2,
-                                    opening=2, records='games')
+                                    opening=2, save_to='games')
     evaluate_best_player(game, SearchSettings(sims=4), evaluation, seed=0)
     assert sorted(os.listdir('games')) == ['VS-Random-001.txt', 'VS-Random-002.txt', 'gtp-rhino-l-1-001.txt',
                                            'gtp-rhino-l-1-002.txt']

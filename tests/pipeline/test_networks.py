@@ -135,3 +135,24 @@ def test_onnxruntime_uses_only_the_cpus_the_process_may_use():
     finally:
         os.sched_setaffinity(0, allowed)
     assert network.session.get_session_options().intra_op_num_threads == 1
+
+
+def test_records_stay_in_the_training_data_beside_self_play(workdir):
+    """--records: each stage trains on the self-play window and on positions drawn from the records,
+    --records-share of the whole; the flags of train_cycle.py carry the files (repeatable) and the share."""
+    from alphazero.records.othello import write_transcripts
+    from conftest import random_records
+    from train_cycle import parse_args
+    import keras
+    game = load_game('othello8')
+    keras.utils.set_random_seed(0)
+    save_model(build_network(game, NetworkSettings('resnet', **TINY)), model_path(game, 'best.h5'))
+    write_tiny_history(game, sample_positions(game, 60, seed=3))
+    write_transcripts('records.txt', random_records(5, seed=4), game)
+    losses = train_network(game, TrainingSettings(epochs=1, records=('records.txt',), records_share=0.25), seed=0)
+    assert losses['samples'] == 60 + 20  # a quarter of 80
+    args = parse_args(['--game', 'othello8', '--records', 'a.txt', '--records', 'b.wtb', '--records-share', '0.3'])
+    from alphazero.cli.flags import settings_of
+    training = settings_of(TrainingSettings, args)
+    assert training.records == ('a.txt', 'b.wtb') and training.records_share == 0.3
+    assert settings_of(TrainingSettings, parse_args(['--game', 'othello8'])).records == ()

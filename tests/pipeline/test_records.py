@@ -103,7 +103,8 @@ def test_supervised_training_learns_the_moves_of_a_player(workdir, capsys):
     # Greedy games are all alike: 6 random moves first make them differ
     write_transcripts('greedy.txt', random_records(60, seed=7, choose=greedy, random_moves=6), othello8)
 
-    from train_records import read_games, train_records
+    from train_records import train_records
+    from alphazero.records.positions import read_games
     from alphazero.settings import NetworkSettings
     network = NetworkSettings('resnet', filters=16, blocks=1)
     records = train_records(planes_game, read_games(planes_game, ['greedy.txt']), network, epochs=10, batch_size=32, validation=0.2, seed=0)
@@ -123,10 +124,11 @@ def test_training_on_records_goes_on_from_its_last_epoch(workdir, monkeypatch):
     of its second: it trains only the epochs left and ends where an unstopped run ends; the
     checkpoint goes once best.h5 is written, and one of other games is not taken up."""
     import train_records as script
+    from alphazero.records.positions import read_games
     from alphazero.settings import NetworkSettings
     othello8 = load_game('othello8')
     write_transcripts('games.txt', random_records(40, seed=2), othello8)
-    games, network = script.read_games(othello8, ['games.txt']), NetworkSettings('resnet', filters=8, blocks=1)
+    games, network = read_games(othello8, ['games.txt']), NetworkSettings('resnet', filters=8, blocks=1)
     model_dir = workdir / 'runs' / 'othello8' / 'model'
     whole = script.train_records(othello8, games, network, epochs=4, batch_size=64, validation=0.2, seed=1)
     os.rename(model_dir / 'best.h5', 'whole.h5')
@@ -182,7 +184,7 @@ def test_an_epoch_visits_every_position_once_and_full_shogi_keeps_them_packed(mo
     """train_epoch's batches: every position exactly once in an epoch; full shogi's records are kept
     as 32-byte packed positions whose planes, made a batch at a time, are the positions' own."""
     from alphazero.data.training import batch_of
-    from train_records import records_to_arrays
+    from alphazero.records.positions import records_to_arrays
     shogi9 = load_game('shogi9')
     rng = np.random.default_rng(0)
     state, moves = shogi9.State(), []
