@@ -5,25 +5,28 @@ The same game (8x8 Othello), the same network shape (the shipped model's: a ResN
 number of games played at once. The peer is the usual JAX way: pgx's Othello, a plain-JAX copy of
 the network, mctx's muzero_policy (PUCT) with pgx's `step` as the model, all compiled by XLA into one
 call per move for every game at once. Ours is self_play.py's engine on onnxruntime, float32 and the
-int8 twin (alphazero/network/quantize.py).
+int8 twin (alphazero/network/quantize.py). The three take turns, run after run.
 
 Prints positions/s (moves played, every game counted) of each, the median of --repeats timed runs
-after a warm-up (JAX's compile is not counted), and the ratios to the peer.
+after a warm-up (JAX's compile is not counted), and the ratios to the peer; --out keeps every run's
+figures in a JSON file (docs/speed/peer.json, which docs/make_tables.py makes speed.md's table from).
 Needs the peer's packages: WITH_PEER=1 bash setup.sh (pgx, mctx, jax's CPU build).
-Run: .venv/bin/python bench/bench_peer.py [--sims 50 --games 64 --moves 60 --repeats 3]
+Run: .venv/bin/python bench/bench_peer.py [--sims 50 --games 64 --moves 60 --repeats 3 --out FILE]
 """
 import argparse
+import importlib.metadata
 import os
 import statistics
 import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path[:0] = [os.path.dirname(os.path.dirname(os.path.abspath(__file__))), os.path.dirname(os.path.abspath(__file__))]
 os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
 
 import numpy as np  # noqa: E402
 
+from alphazero.files import write_json  # noqa: E402
 from alphazero.game.registry import load_game  # noqa: E402
 from alphazero.network.model_file import save_model  # noqa: E402
 from alphazero.network.quantize import quantize  # noqa: E402
@@ -32,6 +35,7 @@ from alphazero.play.loop import play_games  # noqa: E402
 from alphazero.play.players import MctsPlayer  # noqa: E402
 from alphazero.search.evaluator import Evaluator  # noqa: E402
 from alphazero.settings import NetworkSettings, SearchSettings  # noqa: E402
+from bench_int8 import processor  # noqa: E402
 from dual_network import build_network  # noqa: E402
 from export import export  # noqa: E402
 
@@ -70,9 +74,9 @@ def peer_forward(params, observation):
     return logits, jnp.tanh(v @ params['value'][0] + params['value'][1]).reshape(-1)
 
 
-def peer_self_play(filters, blocks, sims, games, moves, repeats):
-    """Positions/s of pgx + mctx: `moves` moves of `games` games at once (a finished game starts
-    again), timed `repeats` times after one compiling run; the median."""
+def peer_self_play(filters, blocks, sims, games, moves):
+    """run(k): positions/s of pgx + mctx over `moves` moves of `games` games at once (a finished
+    game starts again), compiled by a first run here."""
     import jax
     import jax.numpy as jnp
     import mctx
@@ -102,7 +106,8 @@ def peer_self_play(filters, blocks, sims, games, moves, repeats):
         keys = jax.random.split(key_step, len(output.action))
         return jax.vmap(auto_reset(env.step, env.init))(state, output.action, keys)
 
-    def run(key):
+    def run(k):
+        key = jax.random.PRNGKey(k)
         state = jax.vmap(env.init)(jax.random.split(key, games))
         start = time.perf_counter()
         for _ in range(moves):
@@ -110,22 +115,21 @@ def peer_self_play(filters, blocks, sims, games, moves, repeats):
             state = move(state, step)
         jax.block_until_ready(state)
         return games * moves / (time.perf_counter() - start)
-    run(jax.random.PRNGKey(0))  # compiles
-    return statistics.median(run(jax.random.PRNGKey(k + 1)) for k in range(repeats))
+    run(0)  # compiles
+    return run
 
 
 # ----- ours -----
-def our_self_play(network, game, sims, games, repeats):
-    """Positions/s of self-play's engine: `games` whole games at once, `repeats` times; the median."""
-    rates = []
-    for k in range(repeats + 1):
+def our_self_play(network, game, sims, games):
+    """run(k): positions/s of self-play's engine over `games` whole games at once, warmed up by a
+    first run here."""
+    def run(k):
         player = MctsPlayer(Evaluator(network, False), SearchSettings(sims=sims), 1.0, np.random.default_rng(k))
         start = time.perf_counter()
         results = play_games(game.State, [(player, player)] * games, games, record=True)
-        rate = sum(len(r.records) for r in results) / (time.perf_counter() - start)
-        if k:  # the first run warms onnxruntime up
-            rates.append(rate)
-    return statistics.median(rates)
+        return sum(len(r.records) for r in results) / (time.perf_counter() - start)
+    run(0)
+    return run
 
 
 def main():
@@ -136,6 +140,7 @@ def main():
     parser.add_argument('--repeats', type=int, default=3)
     parser.add_argument('--filters', type=int, default=64)
     parser.add_argument('--blocks', type=int, default=5)
+    parser.add_argument('--out', help='also write the figures to this JSON file')
     args = parser.parse_args()
     try:
         import mctx  # noqa: F401
@@ -154,12 +159,25 @@ def main():
     print(f'8x8 Othello, resnet {args.filters} x {args.blocks}, {args.sims} simulations a move, {args.games} games at '
           f'once; {os.cpu_count()} CPUs; median of {args.repeats} runs')
 
-    peer = peer_self_play(args.filters, args.blocks, args.sims, args.games, args.moves, args.repeats)
-    ours = our_self_play(OnnxNetwork(os.path.join(folder, 'best.onnx')), game, args.sims, args.games, args.repeats)
-    int8 = our_self_play(OnnxNetwork(os.path.join(folder, 'best.int8.onnx')), game, args.sims, args.games, args.repeats)
-    print(f'{"":42}{"positions/s":>12}{"to the peer":>13}')
-    for name, rate in (('pgx + mctx (JAX, XLA)', peer), ('ours, onnxruntime float32', ours), ('ours, onnxruntime int8', int8)):
-        print(f'{name:42}{rate:12.1f}{rate / peer:12.2f}x')
+    runners = {'pgx + mctx (JAX, XLA)': peer_self_play(args.filters, args.blocks, args.sims, args.games, args.moves),
+               'ours, onnxruntime float32': our_self_play(OnnxNetwork(os.path.join(folder, 'best.onnx')), game,
+                                                          args.sims, args.games),
+               'ours, onnxruntime int8': our_self_play(OnnxNetwork(os.path.join(folder, 'best.int8.onnx')), game,
+                                                       args.sims, args.games)}
+    runs = {name: [] for name in runners}
+    for k in range(1, args.repeats + 1):  # in turns, so that each meets what else the machine runs alike
+        for name, run in runners.items():
+            runs[name].append(run(k))
+    peer = runs['pgx + mctx (JAX, XLA)']
+    print(f'{"":42}{"positions/s":>12}{"slowest":>9}{"to the peer":>13}')
+    for name, rates in runs.items():
+        rate = statistics.median(rates)
+        print(f'{name:42}{rate:12.1f}{min(rates):9.1f}{rate / statistics.median(peer):12.2f}x')
+    if args.out:
+        write_json(args.out, {'game': 'othello8', 'network': f'resnet {args.filters} x {args.blocks}', 'sims': args.sims,
+                              'games': args.games, 'cpus': os.cpu_count(), 'processor': ' with '.join([processor()[0], ', '.join(processor()[1])]),
+                              'versions': {name: importlib.metadata.version(name) for name in ('jax', 'pgx', 'mctx', 'onnxruntime')},
+                              'runs': runs}, indent=1)
 
 
 if __name__ == '__main__':

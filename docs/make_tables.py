@@ -302,6 +302,23 @@ def int8_strength_table(page):
     return '\n'.join(rows)
 
 
+# Our self-play beside pgx + mctx (bench/bench_peer.py), from docs/speed/peer.json
+PEER_BEGIN = '<!-- the table below is made by docs/make_tables.py from docs/speed/peer.json -->'
+
+
+def peer_table(page):
+    measured = measured_in('speed', 'peer.json')
+    peer = statistics.median(measured['runs']['pgx + mctx (JAX, XLA)'])
+    rows = [f'8x8 Othello, {measured["network"]} (random weights), {measured["sims"]} simulations a move, '
+            f'{measured["games"]} games at once, {measured["cpus"]} CPUs ({measured["processor"]}); '
+            + ', '.join(f'{name} {version}' for name, version in measured['versions'].items()) + '.', '',
+            '| self-play | positions/s, median | slowest | to pgx + mctx |', '|---|---:|---:|---:|']
+    for name, rates in measured['runs'].items():
+        rows.append(f'| {name} | {statistics.median(rates):,.1f} | {min(rates):,.1f} | '
+                    f'**{statistics.median(rates) / peer:.2f}x** |')
+    return '\n'.join(rows)
+
+
 PAGES = {'README.md': [(BEGIN, table)], 'README.ja.md': [(BEGIN, table)],
          os.path.join('docs', 'strength.md'): [(BEGIN, table), (LEVELS_BEGIN, levels_table)],
          os.path.join('docs', 'ja', 'playing.md'): [(LEVELS_BEGIN, levels_table)],
@@ -311,7 +328,8 @@ PAGES = {'README.md': [(BEGIN, table)], 'README.ja.md': [(BEGIN, table)],
          os.path.join('docs', 'shogi.md'): [(SHOGI_BEGIN, shogi_table)],
          os.path.join('docs', 'lab', 'recipes-at-equal-time.md'): [(RECIPES_BEGIN, recipes_table)],
          os.path.join('docs', 'scaling.md'): [(GPU_BEGIN, gpu_table), (GPU_CYCLE_BEGIN, gpu_cycle_table)],
-         os.path.join('docs', 'speed.md'): [(GAMES_SPEED_BEGIN, games_speed_table), (INT8_BEGIN, int8_table)]}
+         os.path.join('docs', 'speed.md'): [(GAMES_SPEED_BEGIN, games_speed_table), (INT8_BEGIN, int8_table),
+                                             (PEER_BEGIN, peer_table)]}
 
 
 def regenerated(page):

@@ -22,3 +22,24 @@ def test_bench_workers_plays_with_the_games_self_play_settings():
     # games/connect4/recipe.py: search, exploration
     assert (search.sims, search.gumbel, exploration.dirichlet, exploration.random_opening, exploration.greedy_after,
             exploration.q_ratio) == (16, 8, 0, 2, 10, 0.5)
+
+
+def test_the_peer_benchmark_runs_the_same_network_shape_as_ours():
+    """bench_peer.py's plain-JAX network has the layers of our ResNet, kernel for kernel (the batch
+    normalisation folded into biases), and both sides of the benchmark play."""
+    import pytest
+    pytest.importorskip('pgx')
+    import keras
+    import numpy as np
+    from alphazero.settings import NetworkSettings
+    from dual_network import build_network
+    peer = bench('bench_peer')
+    game = load_game('othello8')
+    ours = [tuple(layer.kernel.shape) for layer in build_network(game, NetworkSettings('resnet', filters=8, blocks=2)).layers
+            if isinstance(layer, (keras.layers.Conv2D, keras.layers.Dense))]
+    params = peer['peer_network'](8, 2, np.random.default_rng(0))
+    theirs = [params['stem'][0].shape, *[w[0].shape for block in params['blocks'] for w in block],
+              params['policy_planes'][0].shape, params['value_plane'][0].shape, params['policy'][0].shape,
+              params['value_hidden'][0].shape, params['value'][0].shape]
+    assert sorted(ours) == sorted(tuple(shape) for shape in theirs)
+    assert peer['peer_self_play'](8, 2, 4, 4, 2)(1) > 0
