@@ -38,11 +38,14 @@ def settings_of(settings_class, args, **replaced):
     """The settings object of the parsed flags (the class's default where a script has no flag)."""
     given = {}
     for item in fields(settings_class):
-        value = getattr(args, item.name, None)
-        if isinstance(item.default, tuple):  # a repeatable flag's list, None when never given
-            value = None if value is None else tuple(value)
-        if hasattr(args, item.name) and (value is not None or not isinstance(item.default, tuple)):
-            given[item.name] = value
+        if not hasattr(args, item.name):
+            continue
+        value = getattr(args, item.name)
+        if isinstance(item.default, tuple):  # a repeatable flag: a list, or None when never given
+            if value is None:
+                continue
+            value = tuple(value)
+        given[item.name] = value
     return settings_class(**{**given, **replaced})
 
 

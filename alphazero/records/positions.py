@@ -61,8 +61,6 @@ def records_to_arrays(game, games):
     return np.stack(positions), np.array(actions, np.int32), np.array(values, np.float32)
 
 
-
-
 READ = {}  # (game, record files) -> their positions, the last files read in this process
 
 
