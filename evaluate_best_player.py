@@ -32,7 +32,7 @@ from alphazero.play.elo import describe_match, match_summary
 from alphazero.play.exact import describe, exact_strength
 from alphazero.play.matches import Match, play_matches
 from alphazero.play.openings import paired_openings
-from alphazero.play.players import FunctionPlayer, mcts_player
+from alphazero.play.players import FunctionPlayer, TimedPlayer, mcts_player
 from alphazero.play.resumable import KeptMatches
 from alphazero.play.workers import add_worker_flags, worker_pool
 from alphazero.records.write import record_extension, write_record
@@ -99,20 +99,28 @@ def evaluate_best_player(game=None, search=SearchSettings(), evaluation=Evaluati
         opponents = [(name, FunctionPlayer(action), games) for name, action in fixed.items() if name not in points]
         other_seed = None if seed is None else seed + 1
         lines = evaluation.save_to is not None  # the searches say their lines, which the records keep
-        opponents += [(other, mcts_player(other, game, search, 0.0, backend, other_seed, with_lines=lines), games)
+        other_search = search.with_sims(evaluation.versus_sims or search.sims)
+        opponents += [(other, TimedPlayer(mcts_player(other, game, other_search, 0.0, backend, other_seed,
+                                                      with_lines=lines)), games)
                       for other in evaluation.versus]
         opponents += [(command, stack.enter_context(engine_player(command, game)), engine_games) for command in engines]
 
         # All games at once, so that the best player's searches share network calls (the network is
         # loaded here only when it plays or is judged here)
         judged = evaluation.exact and game.SOLVABLE
-        best = (mcts_player(path, game, search, 0.0, backend, seed, evaluation.settai, lines)
-                if opponents or judged else None)
+        searcher = (mcts_player(path, game, search, 0.0, backend, seed, evaluation.settai, lines)
+                    if opponents or judged else None)
+        best = TimedPlayer(searcher)
+        timed = {name: player for name, player, _ in opponents if isinstance(player, TimedPlayer)}
         matches = [Match(('best', name), best, opponent, openings[:count]) for name, opponent, count in opponents]
         written = record_writer(game, evaluation.save_to) if lines else None
         with tqdm(total=sum(match.games for match in matches), desc='evaluate best player', unit='game') as progress:
             played = play_matches(game, matches, evaluation.parallel, progress, kept.done, kept.keep, written)
         points.update({name: played['best', name] for name, _, _ in opponents})
+    if timed:  # models head to head: what a move cost each, to compare them at equal time
+        costs = [f'{name} {1000 * player.seconds_per_move():.1f} ms' for name, player in
+                 [('the best player', best), *timed.items()] if player.moves]
+        print(f'thinking time a move, its games answered at once: {", ".join(costs)}')
 
     # Points per opponent: over all games, and as first (even games) and second player (odd)
     scores = {}
@@ -124,7 +132,7 @@ def evaluate_best_player(game=None, search=SearchSettings(), evaluation=Evaluati
 
     # Judged against the solved game
     if judged:
-        scores['exact'] = exact_strength(game, best.evaluator, search.sims)
+        scores['exact'] = exact_strength(game, searcher.evaluator, search.sims)
         print(describe(scores['exact']))
     return scores
 
@@ -175,8 +183,8 @@ def parse_args(argv=None):
     parser.add_argument('--model', type=file_path, help="the model to evaluate, .h5 or .onnx (default: the game's best.h5, or the "
                                         "shipped one when there is none)")
     parser.add_argument('--versus', action='append', default=[], metavar='MODEL', type=file_path,
-                        help='also play this model file (.h5 or .onnx), --games games with the same search: two '
-                             'models head to head in any game (repeatable)')
+                        help='also play this model file (.h5 or .onnx), --games games with the same search (or '
+                             '--versus-sims): two models head to head in any game (repeatable)')
     parser.add_argument('--opponent', action='append', default=[], metavar='NAME',
                         help='play only this fixed opponent, e.g. random or alphabeta4 (repeatable; none: only the '
                              'engines and --versus models) (default: every opponent of the game)')
@@ -193,7 +201,9 @@ def parse_args(argv=None):
     args = parse_game_args(parser, argv, ('evaluation',))
     game = load_game(args.game)
     check_engines(game, args.engine, args.parallel)
-    check_search(game, args.sims or SearchSettings.sims, args.parallel)
+    check_search(game, max(args.sims or SearchSettings.sims, args.versus_sims or 0), args.parallel)
+    if args.versus_sims and not args.versus:
+        raise UserError('--versus-sims sets the search of --versus models: add a --versus MODEL or leave it out')
     if args.save_to and record_extension(game) is None:
         raise UserError(f'--save-to: {game.NAME} has no record format (full shogi writes KIF, the games of squares '
                         'transcripts): leave out --save-to')

@@ -14,6 +14,7 @@
 #   python train_records.py --game shogi9 records/shogi9/*.csa [.kif, .usi files]
 
 import dataclasses
+from dataclasses import dataclass
 import glob
 import hashlib
 import json
@@ -30,7 +31,7 @@ from alphazero.network.keras_setup import quiet_keras
 from alphazero.files import atomic_output, write_json
 from alphazero.network.model_file import save_model
 from alphazero.cli.flags import add_settings_flags, settings_of
-from alphazero.settings import NetworkSettings
+from alphazero.settings import NetworkSettings, PlaySettings
 from alphazero.game.registry import load_game
 from alphazero.game.paths import model_path
 from alphazero.limits import MAX_BATCH, check_network, file_path, real_number, seed, whole_number
@@ -146,9 +147,18 @@ def remove_checkpoint(path):
             os.remove(old)
 
 
-def train_records(game, games, network=NetworkSettings(), epochs=TR_EPOCHS, batch_size=RN_BATCH_SIZE, validation=TR_VALIDATION,
-                  seed=None, from_best=False):
-    """Train best.h5 on the games of records (read_games'); returns the per-epoch metrics."""
+@dataclass(frozen=True)
+class RecordsTraining:
+    """How train_records.py trains: its passes over the games, batch and validation share."""
+    epochs: int = TR_EPOCHS
+    batch_size: int = RN_BATCH_SIZE
+    validation: float = TR_VALIDATION
+
+
+def train_records(game, games, network=NetworkSettings(), training=RecordsTraining(), play_sims=None, seed=None,
+                  from_best=False):
+    """Train best.h5 on the games of records (read_games'), which then records `play_sims`, the
+    simulations the programs that play it search; returns the per-epoch metrics."""
     quiet_keras()
     import keras
     best = model_path(game, 'best.h5')
@@ -157,6 +167,7 @@ def train_records(game, games, network=NetworkSettings(), epochs=TR_EPOCHS, batc
 
     # The games, split by game
     rng = np.random.default_rng(seed)
+    epochs, batch_size, validation = training.epochs, training.batch_size, training.validation
     held = [is_validation_game(moves, validation) for moves in games]
     valid_games = [moves for moves, held_out in zip(games, held) if held_out]
     if len(valid_games) == len(games):
@@ -169,7 +180,7 @@ def train_records(game, games, network=NetworkSettings(), epochs=TR_EPOCHS, batc
     # A run stopped after an epoch goes on from its checkpoint; else the network: a new one of the
     # chosen kind, or best.h5 itself
     checkpoint = model_path(game, CHECKPOINT_FILE)
-    run = run_key(games, [dataclasses.asdict(network), epochs, batch_size, validation, seed, from_best])
+    run = run_key(games, [dataclasses.asdict(network), dataclasses.asdict(training), seed, from_best])
     kept = kept_checkpoint(checkpoint, run)
     if kept:
         model = keras.models.load_model(kept['model'])  # compiled, with the optimizer's state
@@ -203,7 +214,7 @@ def train_records(game, games, network=NetworkSettings(), epochs=TR_EPOCHS, batc
                 save_checkpoint(checkpoint, model, {'run': run, 'records': records, 'rng': rng.bit_generator.state})
 
     # The result: best.h5 and its export, the metrics and their chart; the checkpoint goes
-    save_model(model, best)
+    save_model(model, best, play_sims)
     remove_checkpoint(checkpoint)
     ensure_onnx(game)
     with atomic_output(metrics_path) as temporary:
@@ -236,7 +247,8 @@ def parse_args(argv=None):
                         help="keep only the games whose two players a floodgate CSA file rates R or more (the shogi "
                              "Transformer article: 3800) (default: every game)")
     add_settings_flags(parser, NetworkSettings, only=('network', 'filters', 'blocks', 'width', 'layers', 'heads'))
-    args = parse_game_args(parser, argv, ('network',))  # the game's network by default
+    add_settings_flags(parser, PlaySettings)
+    args = parse_game_args(parser, argv, ('network', 'play'))  # the game's network and play by default
     check_network(load_game(args.game), settings_of(NetworkSettings, args))
     return args
 
@@ -246,8 +258,8 @@ def main():
     game = load_game(args.game)
     hold_run_folder(game)
     games = read_games(game, args.files, args.min_rating)
-    train_records(game, games, settings_of(NetworkSettings, args), args.epochs, args.batch_size, args.validation, args.seed,
-                  args.from_best)
+    training = RecordsTraining(args.epochs, args.batch_size, args.validation)
+    train_records(game, games, settings_of(NetworkSettings, args), training, args.play_sims, args.seed, args.from_best)
 
 
 if __name__ == '__main__':

@@ -150,7 +150,11 @@ class EvaluationSettings:
                                 'slow engine about as many as there are cores', whole_number(1, MAX_PARALLEL))
     engines: tuple = setting(())     # engine commands (--engine)
     opponents: Optional[tuple] = setting(None)  # the game's fixed opponents to play (--opponent), None: all
-    versus: tuple = setting(())      # other model files, each played `games` games with the same search (--versus)
+    versus: tuple = setting(())      # other model files, each played `games` games (--versus)
+    versus_sims: Optional[int] = setting(None, 'the --versus models search N simulations a move: more than the '
+                                               'best player to compare at equal time a model that runs faster '
+                                               '(an int8 twin)', whole_number(1, MAX_SIMS),
+                                         unset='as many as the best player', metavar='N')
     settai: bool = setting(False)    # the best player plays settai (--settai)
     exact: bool = setting(True)      # a solvable game: also judge every move against the solved game
     save_to: Optional[str] = setting(None, 'write each game as a record in FOLDER as it ends, with each search\'s '

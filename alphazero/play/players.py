@@ -2,6 +2,7 @@
 alone (PolicyPlayer) and the book's functions (FunctionPlayer).
 
 Each is a Player (alphazero/play/loop.py): choose(states, live_games) answers many live games at once."""
+import time
 from typing import NamedTuple
 
 import numpy as np
@@ -227,6 +228,26 @@ def known_values(evaluator, game, search):
     """`evaluator`, whose leaves take the values the game knows without the network (KnownValues: full
     shogi's mate in one) where it knows some and `search` (SearchSettings) asks for the solver."""
     return KnownValues(evaluator, game.known_value) if game.known_value and search.solver else evaluator
+
+
+class TimedPlayer(Player):
+    """`player`, timed: `seconds` spent answering and `moves` answered, so that a match can say what a
+    move cost each side (its games answered at once share a call, so this is the cost per move
+    there, not one game's)."""
+
+    def __init__(self, player):
+        self.player = player
+        self.seconds, self.moves = 0.0, 0
+
+    def choose(self, states, live_games=None):
+        start = time.perf_counter()
+        choices = self.player.choose(states, live_games)
+        self.seconds += time.perf_counter() - start
+        self.moves += len(states)
+        return choices
+
+    def seconds_per_move(self):
+        return self.seconds / self.moves if self.moves else None
 
 
 class FunctionPlayer(Player):

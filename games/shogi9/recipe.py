@@ -6,6 +6,7 @@ from games.small_cpu import cycle, student  # noqa: F401 (the lines every small-
 
 network = dict(network='resnet', filters=64, blocks=6)
 search = dict(sims=100)
+play = dict(play_sims=100)  # what a trained model records (train_records.py's too): the programs that play it search this many
 self_play = dict(games=40)
 exploration = dict(dirichlet=0.15, random_opening=4, greedy_after=30)
 training = dict(samples=32768, window=10)

@@ -155,6 +155,14 @@ def test_evaluate_best_player_evaluates_the_model_given(tiny_best):
     [line] = [line for line in result.stdout.splitlines() if line.startswith('other.h5 ')]
     won, drew, lost = map(int, re.search(r'won (\d+), drew (\d+), lost (\d+)', line).groups())
     assert won + drew + lost == 4 and not any(line.startswith('VS_') for line in result.stdout.splitlines())
+    # --versus-sims: the other model searches more (an int8 twin at equal time), and each side's time a move is said
+    result = run_script('evaluate_best_player.py', '--model', 'other.h5', '--versus', 'other.h5', '--versus-sims', '8',
+                        '--opponent', 'none', '--games', '2', '--sims', '2', cwd='.')
+    assert result.returncode == 0, result.stderr[-2000:]
+    costs = re.search(r'thinking time a move, .*: the best player ([\d.]+) ms, other.h5 ([\d.]+) ms', result.stdout)
+    assert costs and all(float(ms) > 0 for ms in costs.groups())
+    result = run_script('evaluate_best_player.py', '--versus-sims', '8', '--opponent', 'random', cwd='.')
+    assert result.returncode == 2 and result.stderr.strip().startswith('error: --versus-sims sets the search of --versus')
     result = run_script('evaluate_best_player.py', '--parallel', '0', cwd='.')
     assert result.returncode == 2 and 'argument --parallel: 0 is out of range' in result.stderr
     result = run_script('evaluate_best_player.py', '--model', 'missing.h5', cwd='.')

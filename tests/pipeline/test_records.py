@@ -103,11 +103,11 @@ def test_supervised_training_learns_the_moves_of_a_player(workdir, capsys):
     # Greedy games are all alike: 6 random moves first make them differ
     write_transcripts('greedy.txt', random_records(60, seed=7, choose=greedy, random_moves=6), othello8)
 
-    from train_records import train_records
+    from train_records import RecordsTraining, train_records
     from alphazero.records.positions import read_games
     from alphazero.settings import NetworkSettings
     network = NetworkSettings('resnet', filters=16, blocks=1)
-    records = train_records(planes_game, read_games(planes_game, ['greedy.txt']), network, epochs=10, batch_size=32, validation=0.2, seed=0)
+    records = train_records(planes_game, read_games(planes_game, ['greedy.txt']), network, RecordsTraining(10, 32, 0.2), seed=0)
     assert records[-1]['train_loss'] < 0.8 * records[0]['train_loss']
     assert records[-1]['policy_accuracy'] > max(0.4, records[0]['policy_accuracy'])
     assert (workdir / 'runs' / 'othello8planes' / 'model' / 'best.onnx').exists()
@@ -124,13 +124,15 @@ def test_training_on_records_goes_on_from_its_last_epoch(workdir, monkeypatch):
     of its second: it trains only the epochs left and ends where an unstopped run ends; the
     checkpoint goes once best.h5 is written, and one of other games is not taken up."""
     import train_records as script
+    from alphazero.network.model_file import recorded_sims
     from alphazero.records.positions import read_games
     from alphazero.settings import NetworkSettings
     othello8 = load_game('othello8')
     write_transcripts('games.txt', random_records(40, seed=2), othello8)
     games, network = read_games(othello8, ['games.txt']), NetworkSettings('resnet', filters=8, blocks=1)
     model_dir = workdir / 'runs' / 'othello8' / 'model'
-    whole = script.train_records(othello8, games, network, epochs=4, batch_size=64, validation=0.2, seed=1)
+    whole = script.train_records(othello8, games, network, script.RecordsTraining(4, 64, 0.2), play_sims=30, seed=1)
+    assert recorded_sims(str(model_dir / 'best.h5')) == 30  # the programs that play it search as asked
     os.rename(model_dir / 'best.h5', 'whole.h5')
     assert sorted(p.name for p in model_dir.glob('records_checkpoint*')) == []
 
@@ -143,12 +145,12 @@ def test_training_on_records_goes_on_from_its_last_epoch(workdir, monkeypatch):
         return trained(*args)
     monkeypatch.setattr(script, 'train_epoch', stopped_in_the_third)
     with pytest.raises(KeyboardInterrupt):
-        script.train_records(othello8, games, network, epochs=4, batch_size=64, validation=0.2, seed=1)
+        script.train_records(othello8, games, network, script.RecordsTraining(4, 64, 0.2), seed=1)
     assert sorted(p.name for p in model_dir.glob('records_checkpoint*')) == ['records_checkpoint.json',
                                                                              'records_checkpoint_2.keras']
     assert script.kept_checkpoint(str(model_dir / 'records_checkpoint.json'), 'another run') is None
     monkeypatch.setattr(script, 'train_epoch', trained)
-    resumed = script.train_records(othello8, games, network, epochs=4, batch_size=64, validation=0.2, seed=1)
+    resumed = script.train_records(othello8, games, network, script.RecordsTraining(4, 64, 0.2), seed=1)
     assert [r['epoch'] for r in resumed] == [1, 2, 3, 4]
     assert [{**r, 'seconds': 0} for r in resumed] == [{**r, 'seconds': 0} for r in whole]
     assert not (model_dir / 'records_checkpoint.json').exists()
