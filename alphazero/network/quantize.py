@@ -8,6 +8,8 @@ ranges calibrated (min-max) on real positions. The int8 model carries the float 
 (the .h5 file's hash, the simulations it records), so that `--backend int8` uses it only while it is
 current.
 """
+import contextlib
+import logging
 import os
 from dataclasses import dataclass
 
@@ -23,6 +25,17 @@ CALIBRATION_POSITIONS = 512   # positions whose activations set the int8 ranges
 CHECK_POSITIONS = 512         # other positions on which the int8 model is compared with the float one
 CALIBRATION_BATCH = 32
 GAMES_AT_ONCE = 32            # games the model plays against itself at once to reach its positions
+
+
+@contextlib.contextmanager
+def quiet_root_logger():
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        root.setLevel(level)
 
 
 def int8_path(onnx_path):
@@ -87,9 +100,10 @@ def quantize(onnx_path, game, output=None, seed=None):
 
     properties = {p.key: p.value for p in onnx.load(onnx_path, load_external_data=False).metadata_props}
     with atomic_output(output) as temporary:
-        try:
-            quantize_static(onnx_path, temporary, Positions(), quant_format=QuantFormat.QDQ, per_channel=True,
-                            weight_type=QuantType.QInt8, activation_type=QuantType.QUInt8)
+        try:  # the quantizer logs advice to pre-process on every call: not a warning for our users
+            with quiet_root_logger():
+                quantize_static(onnx_path, temporary, Positions(), quant_format=QuantFormat.QDQ, per_channel=True,
+                                weight_type=QuantType.QInt8, activation_type=QuantType.QUInt8)
         except Exception as error:  # an operator the quantizer cannot handle, a damaged model
             raise UserError(f'{onnx_path} could not be quantized ({str(error).splitlines()[0][:120]})') from None
         model = onnx.load(temporary)
