@@ -302,6 +302,25 @@ def int8_strength_table(page):
     return '\n'.join(rows)
 
 
+# The int8 twins against their float selves at equal time (docs/lab/int8.md), from docs/lab/int8.json
+INT8_EQUAL_BEGIN = '<!-- the table below is made by docs/make_tables.py from docs/lab/int8.json (equal time) -->'
+
+
+def int8_equal_time_table(page):
+    measured = measured_in('lab', 'int8.json')['equal_time']
+    rows = ['| model | simulations: float, int8 | time a move: float, int8 (ms, medians) | runs of 40 games | int8\'s scores | '
+            'median | worst | won-drew-lost in all (int8) |', '|---|---|---|---:|---|---:|---:|---|']
+    for game in measured['games']:
+        runs = [run for run in measured['runs'] if run['game'] == game['game']]
+        scores = [(run['int8_won'] + run['drew'] / 2) / 40 for run in runs]
+        total = [sum(run[key] for run in runs) for key in ('int8_won', 'drew', 'int8_lost')]
+        times = [statistics.median(run[key] for run in runs) for key in ('float_ms', 'int8_ms')]
+        rows.append(f'| {game["game"]} | {game["float_simulations"]}, {game["int8_simulations"]} | '
+                    f'{times[0]:.1f}, {times[1]:.1f} | {len(runs)} | {", ".join(f"{s:.3f}" for s in scores)} | '
+                    f'{statistics.median(scores):.3f} | {min(scores):.3f} | {"-".join(map(str, total))} |')
+    return '\n'.join(rows)
+
+
 # Our self-play beside pgx + mctx (bench/bench_peer.py), from docs/speed/peer.json
 PEER_BEGIN = '<!-- the table below is made by docs/make_tables.py from docs/speed/peer.json -->'
 
@@ -324,7 +343,8 @@ PAGES = {'README.md': [(BEGIN, table)], 'README.ja.md': [(BEGIN, table)],
          os.path.join('docs', 'ja', 'playing.md'): [(LEVELS_BEGIN, levels_table)],
          os.path.join('docs', 'lab', 'settai.md'): [(SETTAI_BEGIN, settai_table)],
          os.path.join('docs', 'lab', 'mate-search.md'): [(MATE_BEGIN, mate_table)],
-         os.path.join('docs', 'lab', 'int8.md'): [(INT8_STRENGTH_BEGIN, int8_strength_table)],
+         os.path.join('docs', 'lab', 'int8.md'): [(INT8_STRENGTH_BEGIN, int8_strength_table),
+                                                (INT8_EQUAL_BEGIN, int8_equal_time_table)],
          os.path.join('docs', 'shogi.md'): [(SHOGI_BEGIN, shogi_table)],
          os.path.join('docs', 'lab', 'recipes-at-equal-time.md'): [(RECIPES_BEGIN, recipes_table)],
          os.path.join('docs', 'scaling.md'): [(GPU_BEGIN, gpu_table), (GPU_CYCLE_BEGIN, gpu_cycle_table)],
