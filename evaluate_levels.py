@@ -32,7 +32,7 @@ from alphazero.network.onnx_export import file_sha256
 from alphazero.network.load import load_network
 from alphazero.play.levels import (ANCHOR, Level, fit_ratings, ladder_entry, ladder_path, level_name, rated_levels, resampled_fits, standard_levels)
 from alphazero.limits import MAX_GAMES, MAX_PARALLEL, check_search, file_path, seed, whole_number
-from alphazero.play.players import FunctionPlayer, level_player
+from alphazero.play.players import FunctionPlayer, level_player, solving
 from alphazero.play.elo import describe_match, match_summary
 from alphazero.play.openings import paired_openings
 from alphazero.engines.players import engine_player, opponent_name
@@ -72,7 +72,9 @@ def measure_levels(game, path, sims, evaluation=LADDER, seed=None, kept=None):
     kept = KeptMatches(kept, {'model_sha256': file_sha256(path), 'sims': sims, 'games': games, 'opening': opening,
                               'engines': list(engines)})
     kept.openings = kept.openings or paired_openings(game, opening, games, rng)
-    players = {level_name(level): level_player(evaluator, level, rng, game.determinize) for level in levels}
+    # Each level as the programs play it: its search after the game's solver (a policy level alone)
+    players = {level_name(level): solving(level_player(evaluator, level, rng, game.determinize), game, SearchSettings())
+               for level in levels}
     with contextlib.ExitStack() as stack:
         opponents = {opponent_name(name): FunctionPlayer(action) for name, action in game.opponents().items()}
         for command in engines:

@@ -309,3 +309,25 @@ def test_settai_measurements_add_up_over_runs_and_keep_to_their_settings(tiny_be
         measure('--games', '4')
     assert 'settai.json holds results with model_sha256 ' in capsys.readouterr().err
     assert (workdir / 'settai.json').read_text() == kept
+
+
+def test_the_ladder_plays_each_search_level_after_the_solver_as_the_programs_do(workdir, monkeypatch):
+    """The engines and the window play a level's search after the game's solver (Connect Four's from
+    20 stones, full shogi's mate search): the ladder rates the levels as they play there."""
+    import evaluate_levels
+    from alphazero.game.registry import load_game
+    from alphazero.play.players import SolvingPlayer
+    connect4 = load_game('connect4')
+    save_model(tiny_model(rules=connect4), 'c4.h5')
+    met = {}
+
+    def first_matches(game, matches, *args, **kwargs):
+        met.update({match.key: (match.player, match.opponent) for match in matches})
+        raise KeyboardInterrupt  # the players are what this test is about, not the games
+    monkeypatch.setattr(evaluate_levels, 'play_matches', first_matches)
+    with pytest.raises(KeyboardInterrupt):
+        evaluate_levels.measure_levels(connect4, 'c4.h5', 8, seed=1)
+    players = {name: player for pair in met for name, player in zip(pair, met[pair])}
+    assert isinstance(players['level 1'], PolicyPlayer) and isinstance(players['level 2'], PolicyPlayer)
+    assert all(isinstance(players[f'level {n}'], SolvingPlayer) for n in (3, 4))
+    assert players['level 3'].player.settings.sims == 8 and players['level 4'].player.settings.sims == 32
