@@ -194,13 +194,20 @@ def mate_table(page):
             chosen = [run for run in runs if run['mate_search'] == mode and run['opponent'] == opponent]
             if not chosen:
                 continue
-            scores = [(run['won'] + run['drew'] / 2) / (run['won'] + run['drew'] + run['lost']) for run in chosen]
-            total = [sum(run[key] for run in chosen) for key in ('won', 'drew', 'lost')]
+            scores, total = scores_and_total(chosen)
             counted = [run['moves'] / 40 for run in chosen if run['moves']]
             rows.append(f'| {"on" if mode else "off"} | {opponent} | {len(chosen)} | {", ".join(f"{x:.3f}" for x in scores)} | '
                         f'{statistics.median(scores):.3f} | {min(scores):.3f} | {"-".join(map(str, total))} | '
                         f'{statistics.median(counted):.0f} |')
     return '\n'.join(rows)
+
+
+# Each run's score (wins and half the draws over its games) and the won-drew-lost of all runs; `keys`
+# name a run's wins, draws and losses
+def scores_and_total(runs, keys=('won', 'drew', 'lost')):
+    won, drew, lost = keys
+    scores = [(run[won] + run[drew] / 2) / (run[won] + run[drew] + run[lost]) for run in runs]
+    return scores, [sum(run[key] for run in runs) for key in keys]
 
 
 # What a GPU bought, against the same machine's CPUs (docs/scaling.md), from docs/scaling/gpu.json
@@ -294,8 +301,7 @@ def int8_strength_table(page):
             '|---|---:|---:|---|---:|---:|---:|---|']
     for game in measured['games']:
         runs = [run for run in measured['runs'] if run['game'] == game['game']]
-        scores = [(run['int8_won'] + run['drew'] / 2) / 40 for run in runs]
-        total = [sum(run[key] for run in runs) for key in ('int8_won', 'drew', 'int8_lost')]
+        scores, total = scores_and_total(runs, ('int8_won', 'drew', 'int8_lost'))
         worst = max(scores, key=lambda s: abs(s - 0.5))
         rows.append(f'| {game["game"]} | {game["simulations"]} | {len(runs)} | {", ".join(f"{s:.3f}" for s in scores)} | '
                     f'{statistics.mean(scores):.3f} | {statistics.median(scores):.3f} | {worst:.3f} | {"-".join(map(str, total))} |')
@@ -312,8 +318,7 @@ def int8_equal_time_table(page):
             'median | worst | won-drew-lost in all (int8) |', '|---|---|---|---:|---|---:|---:|---|']
     for game in measured['games']:
         runs = [run for run in measured['runs'] if run['game'] == game['game']]
-        scores = [(run['int8_won'] + run['drew'] / 2) / 40 for run in runs]
-        total = [sum(run[key] for run in runs) for key in ('int8_won', 'drew', 'int8_lost')]
+        scores, total = scores_and_total(runs, ('int8_won', 'drew', 'int8_lost'))
         times = [statistics.median(run[key] for run in runs) for key in ('float_ms', 'int8_ms')]
         rows.append(f'| {game["game"]} | {game["float_simulations"]}, {game["int8_simulations"]} | '
                     f'{times[0]:.1f}, {times[1]:.1f} | {len(runs)} | {", ".join(f"{s:.3f}" for s in scores)} | '
