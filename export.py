@@ -18,7 +18,7 @@ from alphazero.game.registry import add_game_flag, load_game
 from alphazero.game.paths import model_path
 from alphazero.limits import file_path
 from alphazero.network.onnx_export import PARITY_POSITIONS, export
-from alphazero.network.quantize import CALIBRATION_POSITIONS, int8_path, quantize
+from alphazero.network.quantize import CALIBRATION_POSITIONS, describe_check, int8_path, quantize
 
 
 def parse_args(argv=None):
@@ -48,9 +48,8 @@ def main():
     print(f'wrote {onnx_path}: max |onnxruntime - Keras| = {difference:.2e} on {PARITY_POSITIONS} positions')
     if args.int8:
         check = quantize(onnx_path, game)
-        print(f'wrote {int8_path(onnx_path)}: calibrated on {CALIBRATION_POSITIONS} positions; on {check.positions} others '
-              f'the same top move as float32 in {100 * check.top_move_agreement:.1f}%, |value int8 - float32| '
-              f'{check.value_error:.3f} on average (at most {check.value_error_most:.3f})')
+        print(f'wrote {int8_path(onnx_path)}: calibrated on {CALIBRATION_POSITIONS} positions; held back, '
+              f'{describe_check(check)}')
 
 
 if __name__ == '__main__':
