@@ -8,6 +8,7 @@ docs/scaling.md (docs/scaling/gpu.json), the speed of each game's rules in docs/
 `python docs/make_tables.py` after a model or its measurements change; tests/quality/test_docs.py fails
 when a page's table and its source disagree."""
 import argparse
+import functools
 import glob
 import json
 import os
@@ -265,12 +266,14 @@ def games_speed_table(page):
     return '\n'.join(rows)
 
 
-# int8 against float32 for every shipped network (docs/speed.md), from bench/bench_int8.py --out
+# int8 against float32 for every shipped network (docs/speed.md), from bench/bench_int8.py --out: on a
+# processor with VNNI (int8.json) and on one with AVX2 only (int8-avx2.json)
 INT8_BEGIN = '<!-- the table below is made by docs/make_tables.py from docs/speed/int8.json -->'
+INT8_AVX2_BEGIN = '<!-- the table below is made by docs/make_tables.py from docs/speed/int8-avx2.json -->'
 
 
-def int8_table(page):
-    measured = measured_in('speed', 'int8.json')
+def int8_table(page, name='int8.json'):
+    measured = measured_in('speed', name)
     batches = measured['batches']
     rows = [f'Processor: {measured["processor"]}, with {", ".join(measured["features"])}.', '',
             '| model | same top move | mean abs value error | '
@@ -354,6 +357,7 @@ PAGES = {'README.md': [(BEGIN, table)], 'README.ja.md': [(BEGIN, table)],
          os.path.join('docs', 'lab', 'recipes-at-equal-time.md'): [(RECIPES_BEGIN, recipes_table)],
          os.path.join('docs', 'scaling.md'): [(GPU_BEGIN, gpu_table), (GPU_CYCLE_BEGIN, gpu_cycle_table)],
          os.path.join('docs', 'speed.md'): [(GAMES_SPEED_BEGIN, games_speed_table), (INT8_BEGIN, int8_table),
+                                             (INT8_AVX2_BEGIN, functools.partial(int8_table, name='int8-avx2.json')),
                                              (PEER_BEGIN, peer_table)]}
 
 
