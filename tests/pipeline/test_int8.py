@@ -12,7 +12,7 @@ from alphazero.game.registry import load_game
 from alphazero.network.load import load_network
 from alphazero.network.quantize import compare, describe_check, int8_path, model_positions, quantize
 from alphazero.network.runtimes import OnnxNetwork
-from conftest import run_script
+from conftest import REPO, run_script
 
 
 def test_export_writes_a_current_int8_twin_that_plays(tiny_best):
@@ -57,7 +57,7 @@ def test_a_first_convolution_that_int8_spoils_stays_float32(tmp_path):
     whole, its twin chose the float model's top move in under half the positions; with its first
     convolution left in float32 in nearly nine in ten, and the check says which it wrote."""
     import shutil
-    shutil.copy('pretrained/pointothello/best.onnx', tmp_path / 'best.onnx')
+    shutil.copy(os.path.join(REPO, 'pretrained', 'pointothello', 'best.onnx'), tmp_path / 'best.onnx')
     check = quantize(str(tmp_path / 'best.onnx'), load_game('pointothello'), seed=1)
     assert check.fully_quantized_agreement is not None and check.fully_quantized_agreement < 0.6, check
     assert check.top_move_agreement >= 0.8 and check.value_error < 0.02, check
