@@ -14,6 +14,7 @@ current.
 import contextlib
 import logging
 import os
+import tempfile
 from dataclasses import dataclass, replace
 from typing import Optional
 
@@ -105,8 +106,9 @@ def quantize(onnx_path, game, output=None, seed=None):
         def get_next(self):
             return next(self.batches, None)
 
-    properties = {p.key: p.value for p in onnx.load(onnx_path, load_external_data=False).metadata_props}
-    first_conv = next((node.name for node in onnx.load(onnx_path).graph.node if node.op_type == 'Conv'), None)
+    source = onnx.load(onnx_path, load_external_data=False)
+    properties = {p.key: p.value for p in source.metadata_props}
+    first_conv = next((node.name for node in source.graph.node if node.op_type == 'Conv'), None)
 
     def write(temporary, excluded):
         try:  # the quantizer logs advice to pre-process on every call: not a warning for our users
@@ -123,12 +125,12 @@ def quantize(onnx_path, game, output=None, seed=None):
     with atomic_output(output) as temporary:
         check = write(temporary, [])
         if check.top_move_agreement < MIN_AGREEMENT and first_conv:
-            fully_quantized = check
-            check = write(temporary, [first_conv])
-            if check.top_move_agreement <= fully_quantized.top_move_agreement:  # no better: keep the int8 one
-                check = write(temporary, [])
-            else:
-                check = replace(check, fully_quantized_agreement=fully_quantized.top_move_agreement)
+            with tempfile.TemporaryDirectory(dir=os.path.dirname(os.path.abspath(temporary))) as folder:
+                retried_path = os.path.join(folder, 'first-conv-float32.onnx')
+                retried = write(retried_path, [first_conv])
+                if retried.top_move_agreement > check.top_move_agreement:
+                    os.replace(retried_path, temporary)
+                    check = replace(retried, fully_quantized_agreement=check.top_move_agreement)
     return check
 
 
