@@ -8,6 +8,10 @@ position tests something. For each model it prints:
 - value: the share where the value head, rounded to -1, 0 or 1, equals the exact result.
 Run: .venv/bin/python bench/connect4_accuracy.py [--sims 50] MODEL.h5 [MODEL.h5 ...]
 (with no model: the game's own best.h5, else the shipped one)
+One position is 0.17 points of the 600 shipped, and two models' shares can differ by more than
+half a point on them by chance (0.7 between twins of one model): to tell half a point, label more
+positions with another seed (bench/connect4_solver.py --positions 2400 --seed 1 --out FILE) and
+pass --positions FILE.
 """
 import argparse
 import json
@@ -21,7 +25,7 @@ import numpy as np  # noqa: E402
 
 from games.connect4 import game as connect4  # noqa: E402
 from alphazero.search.evaluator import Evaluator  # noqa: E402
-from alphazero.errors import UserError
+from alphazero.errors import UserError  # noqa: E402
 from alphazero.cli.run import run  # noqa: E402
 from alphazero.game.paths import playing_model_path  # noqa: E402
 from alphazero.network.load import load_network  # noqa: E402
