@@ -302,8 +302,8 @@ def int8_strength_table(page):
     measured = measured_in('lab', 'int8.json')
     rows = ['| model | simulations | runs of 40 games | int8\'s scores | mean | median | worst | won-drew-lost in all (int8) |',
             '|---|---:|---:|---|---:|---:|---:|---|']
-    for game in measured['games']:
-        runs = [run for run in measured['runs'] if run['game'] == game['game']]
+    for game in measured['games']:  # a game measured at two simulation counts has a row for each
+        runs = [run for run in measured['runs'] if (run['game'], run['simulations']) == (game['game'], game['simulations'])]
         scores, total = scores_and_total(runs, ('int8_won', 'drew', 'int8_lost'))
         worst = max(scores, key=lambda s: abs(s - 0.5))
         rows.append(f'| {game["game"]} | {game["simulations"]} | {len(runs)} | {", ".join(f"{s:.3f}" for s in scores)} | '
