@@ -91,8 +91,10 @@ def evaluate_best_player(game=None, search=SearchSettings(), evaluation=Evaluati
         elif not path.endswith('.onnx') and not onnx_is_current(onnx_path, path):
             raise UserError(f'the workers play from ONNX and {onnx_path} is missing or older than {path}: '
                             f'run `python export.py {path}` first')
-        for name in fixed:
-            points[name] = pool.match(game, onnx_path, name, games, search, 0.0, seed, openings[:games])
+        description = f'evaluate best player (on {pool.workers} Ray workers)'
+        with tqdm(total=games * len(fixed), desc=description, unit='game') as progress, pool.showing(progress):
+            for name in fixed:
+                points[name] = pool.match(game, onnx_path, name, games, search, 0.0, seed, openings[:games])
 
     with contextlib.ExitStack() as stack:
         # The opponents here: the game's fixed players (unless on workers), other models, and each engine

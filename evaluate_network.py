@@ -58,8 +58,10 @@ def evaluate_network(game=None, game_count=EN_GAME_COUNT, search=SearchSettings(
     if pool is not None:
         for name in ('latest.h5', 'best.h5'):
             ensure_onnx(game, name)
-        points = pool.match(game, model_path(game, 'latest.onnx'), model_path(game, 'best.onnx'), game_count,
-                            search, temperature, seed)
+        description = f'evaluate latest vs best (on {pool.workers} Ray workers)'
+        with tqdm(total=game_count, desc=description, unit='game') as progress, pool.showing(progress):
+            points = pool.match(game, model_path(game, 'latest.onnx'), model_path(game, 'best.onnx'), game_count,
+                                search, temperature, seed)
     else:
         latest = mcts_player(model_path(game, 'latest.h5'), game, search, temperature, backend, seed)
         best = mcts_player(model_path(game, 'best.h5'), game, search, temperature, backend,

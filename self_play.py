@@ -58,9 +58,10 @@ def self_play(game=None, plays=SelfPlaySettings(), search=SearchSettings(), expl
                                                                        np.random.default_rng(seed), progress)
     else:
         ensure_onnx(game)
-        (position, policy, value, margin), counts = pool.self_play(game, model_path(game, 'best.int8.onnx' if backend == 'int8'
-                                                                              else 'best.onnx'), plays,
-                                                                   search, exploration, seed)
+        onnx_path = model_path(game, 'best.int8.onnx' if backend == 'int8' else 'best.onnx')
+        description = f'self-play ({onnx_path} on {pool.workers} Ray workers)'
+        with tqdm(total=plays.games, desc=description, unit='game') as progress, pool.showing(progress):
+            (position, policy, value, margin), counts = pool.self_play(game, onnx_path, plays, search, exploration, seed)
     seconds = time.perf_counter() - start
 
     # Save the records (beyond the book: to `path` when given)

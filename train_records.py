@@ -149,10 +149,11 @@ def remove_checkpoint(path):
 
 @dataclass(frozen=True)
 class RecordsTraining:
-    """How train_records.py trains: its passes over the games, batch and validation share."""
+    """How train_records.py trains: its passes over the games, batch, validation share and first step size."""
     epochs: int = TR_EPOCHS
     batch_size: int = RN_BATCH_SIZE
     validation: float = TR_VALIDATION
+    learning_rate: float = TR_LEARNING_RATE
 
 
 def train_records(game, games, network=NetworkSettings(), training=RecordsTraining(), play_sims=None, seed=None,
@@ -203,7 +204,7 @@ def train_records(game, games, network=NetworkSettings(), training=RecordsTraini
     with tqdm(total=epochs * epoch_batches(train, batch_size), initial=len(records) * epoch_batches(train, batch_size),
               desc=f'train on records ({epochs} epochs)', unit='batch') as bar:
         for epoch in range(len(records), epochs):
-            model.optimizer.learning_rate.assign(TR_LEARNING_RATE * TR_DECAY ** epoch)
+            model.optimizer.learning_rate.assign(training.learning_rate * TR_DECAY ** epoch)
             train_loss = train_epoch(model, game, train, batch_size, rng, bar)
             record = {'epoch': epoch + 1, 'seconds': time.perf_counter() - start, 'train_loss': train_loss}
             record.update(measure(model, game, valid) if valid else {})
@@ -242,6 +243,9 @@ def parse_args(argv=None):
     parser.add_argument('--validation', type=real_number(0, 0.99), default=TR_VALIDATION,
                         help='share of the games kept for validation (default: %(default)s)')
     parser.add_argument('--from-best', action='store_true', help="train the game's existing best.h5 further")
+    parser.add_argument('--learning-rate', type=real_number(1e-7, 1), default=TR_LEARNING_RATE, metavar='LR',
+                        help="Adam's learning rate in the first epoch, times %s every epoch; with --from-best a "
+                             "smaller one changes the trained model less (default: %%(default)s)" % TR_DECAY)
     parser.add_argument('--seed', type=seed, help='random seed of the split, the network and the symmetries')
     parser.add_argument('--min-rating', type=real_number(-1e6, 1e6), metavar='R',
                         help="keep only the games whose two players a floodgate CSA file rates R or more (the shogi "
@@ -258,7 +262,7 @@ def main():
     game = load_game(args.game)
     hold_run_folder(game)
     games = read_games(game, args.files, args.min_rating)
-    training = RecordsTraining(args.epochs, args.batch_size, args.validation)
+    training = RecordsTraining(args.epochs, args.batch_size, args.validation, args.learning_rate)
     train_records(game, games, settings_of(NetworkSettings, args), training, args.play_sims, args.seed, args.from_best)
 
 

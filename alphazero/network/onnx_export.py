@@ -20,7 +20,7 @@ from alphazero.files import atomic_output
 from alphazero.game.paths import model_path
 from alphazero.game.registry import as_game, sample_positions
 from alphazero.network.keras_setup import keras_backend, quiet_keras
-from alphazero.network.model_file import SIMS_KEY, load_model, recorded_sims
+from alphazero.network.model_file import SIMS_KEY, check_model_file, load_model, recorded_sims
 from alphazero.network.runtimes import (
     INPUT_NAME,
     MARGIN_NAME,
@@ -163,6 +163,7 @@ def export(h5_path=None, onnx_path=None, game=None):
 def ensure_onnx(game=None, name='best.h5'):
     game = as_game(game)
     h5_path = model_path(game, name)
+    check_model_file(h5_path, game)
     if onnx_is_current(os.path.splitext(h5_path)[0] + '.onnx', h5_path):
         return False
     difference = export(h5_path, game=game)

@@ -11,6 +11,7 @@ again, with the same seed, by a worker still alive: no game is lost or counted t
     ray start --address=HEAD_IP:6379      # on each of the others
     python train_cycle.py --game othello8 --workers 8 --ray-address HEAD_IP:6379
 """
+import contextlib
 import hashlib
 import os
 import random
@@ -58,13 +59,33 @@ def import_ray():
     return ray
 
 
+# How often the learner asks the workers how far their chunks are, for its progress bar
+PROGRESS_SECONDS = 2.0
+
+
+class Tally:
+    """A worker's stand-in for the progress bar that play_games updates: the games its chunk has
+    finished and the moves played, which the learner asks for while the chunk plays."""
+
+    def __init__(self):
+        self.games = self.moves = 0
+
+    def update(self, games):
+        self.games += games
+
+    def set_postfix_str(self, text):  # play_games says 'N moves'
+        self.moves = int(text.split()[0])
+
+
 class GameWorker:
-    """One Ray actor: plays chunks of games with the model it was last sent."""
+    """One Ray actor: plays chunks of games with the model it was last sent, and says how far its
+    chunk is (a second thread of the actor answers while the first plays)."""
 
     def __init__(self, threads, device):
         use_device(device)   # --device, checked on the worker's own machine
         self.threads = threads
         self.networks = {}   # the models sent, by hash: the latest two (latest and best)
+        self.tally = Tally()
 
     # The model as sent: its hash, and its bytes (from the object store: a reference when it came
     # inside a match's models, fetched only when this worker has no session for it yet)
@@ -88,11 +109,21 @@ class GameWorker:
             return MctsPlayer(Evaluator(self.network_for(*model), search.cache), search, temperature, rng, determinize=game.determinize)
         model, opponent_model = models
         opponent = FunctionPlayer(game.opponents()[opponent_name]) if opponent_name else searcher(opponent_model)
-        return play_match(game, searcher(model), opponent, count, openings=openings)
+        try:
+            return play_match(game, searcher(model), opponent, count, self.tally, openings)
+        finally:
+            self.tally = Tally()
 
     def self_play(self, key, content, game_name, plays, search, exploration, seed):
-        return play_self_play(load_game(game_name), self.network_for(key, content), plays, search, exploration,
-                              np.random.default_rng(seed))
+        try:
+            return play_self_play(load_game(game_name), self.network_for(key, content), plays, search, exploration,
+                                  np.random.default_rng(seed), self.tally)
+        finally:
+            self.tally = Tally()
+
+    # The tally starts anew when a chunk ends, so that one asked before its next chunk begins says nothing
+    def progress(self):
+        return self.tally.games, self.tally.moves
 
     def pid(self):
         return os.getpid()
@@ -110,10 +141,11 @@ class WorkerPool:
         cpus = int(ray.cluster_resources().get('CPU', os.cpu_count() or 1))
         threads = max(1, cpus // workers)
         # Actors need no CPU of Ray's accounting: their threads are set here; spread them over the machines
-        actor = ray.remote(num_cpus=0, scheduling_strategy='SPREAD')(GameWorker)
+        actor = ray.remote(num_cpus=0, scheduling_strategy='SPREAD', max_concurrency=2)(GameWorker)
         self.actors = [actor.remote(threads, device) for _ in range(workers)]
         self.workers, self.threads = workers, threads
         self.models = {}
+        self.progress = None  # the bar of `showing`
 
     def __enter__(self):
         return self
@@ -136,37 +168,67 @@ class WorkerPool:
             self.models[slot] = (key, self.ray.put(content))
         return self.models[slot]
 
-    def run(self, method, chunks):
-        """Call `method` of a free actor with each chunk's arguments; results in chunk order. A chunk
-        whose actor died goes back to the queue for the others."""
-        ray = self.ray
+    @contextlib.contextmanager
+    def showing(self, progress):
+        """The games played inside are counted on `progress`, a tqdm bar: the games the workers have
+        finished and the moves they have played."""
+        self.progress = progress
+        try:
+            yield progress
+        finally:
+            self.progress = None
+
+    def run(self, method, chunks, sizes):
+        """Call `method` of a free actor with each chunk's arguments (chunk i plays sizes[i] games);
+        results in chunk order. A chunk whose actor died goes back to the queue for the others."""
+        ray, progress = self.ray, self.progress
         results, queue, pending, free = [None] * len(chunks), list(range(len(chunks))), {}, list(self.actors)
+        tallies = {}  # chunk index -> (games finished, moves played), as its worker last said
+        counted = progress.n if progress is not None else 0  # games of earlier calls on the same bar
         while queue or pending:
             while queue and free:
                 index, actor = queue.pop(0), free.pop(0)
                 pending[getattr(actor, method).remote(*chunks[index])] = (index, actor)
-            [done], _ = ray.wait(list(pending), num_returns=1)
-            index, actor = pending.pop(done)
-            try:
-                results[index] = ray.get(done)
-                free.append(actor)
-            except ray.exceptions.RayActorError:
-                self.actors.remove(actor)
-                queue.insert(0, index)
-                if not self.actors:
-                    raise UserError('every Ray worker died; see the Ray logs (/tmp/ray/session_latest/logs)') from None
+                tallies[index] = (0, 0)
+            finished, _ = ray.wait(list(pending), num_returns=1, timeout=None if progress is None else PROGRESS_SECONDS)
+            for done in finished:
+                index, actor = pending.pop(done)
+                try:
+                    results[index] = ray.get(done)
+                    free.append(actor)
+                    tallies[index] = (sizes[index], tallies[index][1])
+                except ray.exceptions.RayActorError:
+                    self.actors.remove(actor)
+                    queue.insert(0, index)
+                    tallies[index] = (0, 0)  # played again from its start
+                    if not self.actors:
+                        raise UserError('every Ray worker died; see the Ray logs (/tmp/ray/session_latest/logs)') from None
+            if progress is not None:
+                self.show(progress, counted, pending, tallies)
         return results
+
+    def show(self, progress, counted, pending, tallies):
+        """Ask the busy workers how far their chunks are, and move the bar to the total."""
+        asked = {index: actor.progress.remote() for index, actor in pending.values()}
+        for index, reference in asked.items():
+            try:
+                tallies[index] = self.ray.get(reference)
+            except self.ray.exceptions.RayActorError:
+                pass  # the next wait finds the dead worker
+        games, moves = (sum(column) for column in zip(*tallies.values()))
+        progress.update(counted + games - progress.n)
+        progress.set_postfix_str(f'{moves} moves')
 
     def self_play(self, game, onnx_path, plays, search, exploration, seed=None):
         """Self-play of plays.games games; the same (position, policy, value, margin) arrays and counts
         as play_self_play, the chunks concatenated in order."""
         key, content = self.share_model(onnx_path)
         count = plays.games
-        sizes = [count // self.workers + (i < count % self.workers) for i in range(self.workers)]
+        sizes = [size for size in (count // self.workers + (i < count % self.workers) for i in range(self.workers)) if size]
         chunks = [(key, content, game.NAME, replace(plays, games=size), search, exploration,
                    None if seed is None else [seed, i])
-                  for i, size in enumerate(sizes) if size]
-        results = self.run('self_play', chunks)
+                  for i, size in enumerate(sizes)]
+        results = self.run('self_play', chunks, sizes)
         arrays = tuple(None if parts[0] is None else np.concatenate(parts)  # a game without margins has None
                        for parts in zip(*(arrays for arrays, _ in results)))
         evaluations = sum(c['evaluations'] for _, c in results)
@@ -183,7 +245,9 @@ class WorkerPool:
             opponent_model, opponent_name = self.share_model(opponent, slot=1), None
         # Chunks of an even number of games, so that colours keep alternating and deals keep their pairs
         size = 2 * -(-count // (2 * self.workers))
+        starts = range(0, count, size)
         chunks = [((model, opponent_model), opponent_name, game.NAME, min(size, count - start), search, temperature,
                    None if seed is None else [seed, start], openings and openings[start:start + size])
-                  for start in range(0, count, size)]
-        return [point for points in self.run('match', chunks) for point in points]
+                  for start in starts]
+        return [point for points in self.run('match', chunks, [min(size, count - start) for start in starts])
+                for point in points]

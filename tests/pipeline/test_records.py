@@ -156,6 +156,32 @@ def test_training_on_records_goes_on_from_its_last_epoch(workdir, monkeypatch):
     assert not (model_dir / 'records_checkpoint.json').exists()
 
 
+def test_a_smaller_learning_rate_changes_the_trained_model_less(workdir):
+    """--from-best with --learning-rate: the records train the model further by smaller steps, so
+    its weights move less than at the default rate from the same start, the same games and seed."""
+    import keras
+    import train_records as script
+    from alphazero.network.model_file import save_model
+    from alphazero.records.positions import read_games
+    from alphazero.settings import NetworkSettings
+    from dual_network import build_network
+    othello8 = load_game('othello8')
+    write_transcripts('games.txt', random_records(20, seed=4), othello8)
+    games = read_games(othello8, ['games.txt'])
+    best = str(workdir / 'runs' / 'othello8' / 'model' / 'best.h5')
+    save_model(build_network(othello8, NetworkSettings('resnet', filters=8, blocks=1)), 'start.h5')
+    # the trained weights only: batch normalization's statistics follow the positions at any rate
+    weights = lambda path: np.concatenate([np.reshape(w, -1) for w in keras.models.load_model(path, compile=False).trainable_weights])
+    start, moved = weights('start.h5'), {}
+    for rate in (script.TR_LEARNING_RATE, script.TR_LEARNING_RATE / 100):
+        save_model(keras.models.load_model('start.h5', compile=False), best)
+        args = script.parse_args(['--game', 'othello8', '--from-best', '--epochs', '1', '--learning-rate', str(rate), 'games.txt'])
+        training = script.RecordsTraining(args.epochs, 64, 0.2, args.learning_rate)
+        script.train_records(othello8, games, training=training, seed=1, from_best=args.from_best)
+        moved[rate] = np.linalg.norm(weights(best) - start)
+    assert 0 < moved[script.TR_LEARNING_RATE / 100] < moved[script.TR_LEARNING_RATE] / 5
+
+
 def test_the_validation_games_depend_only_on_the_games():
     """Every run, network and file order holds out the same games, so their figures compare."""
     from train_records import is_validation_game

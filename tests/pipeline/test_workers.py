@@ -59,21 +59,44 @@ def test_the_same_seed_and_workers_play_the_same_games(pool, onnx_model):
     assert len(first[2]) > 6 * 5 and counts['evaluations'] > 0
 
 
-def test_a_worker_killed_mid_stage_has_its_games_replayed_by_another(onnx_model):
+class Bar:
+    """What a progress bar is told: the games counted, and with each note the count it was shown with."""
+
+    def __init__(self):
+        self.n, self.shown = 0, []
+
+    def update(self, games):
+        self.n += games
+
+    def set_postfix_str(self, text):
+        self.shown.append((self.n, int(text.split()[0])))
+
+
+def test_a_worker_killed_mid_stage_has_its_games_replayed_by_another(onnx_model, monkeypatch):
+    from alphazero.play import workers as module
     from alphazero.play.workers import WorkerPool
+    monkeypatch.setattr(module, 'PROGRESS_SECONDS', 0.2)  # the bar is asked often in a stage of seconds
     with WorkerPool(2) as workers:
-        expected, _ = workers.self_play(connect4, onnx_model, SelfPlaySettings(games=8), SEARCH.with_sims(300), EXPLORATION,
-                                   seed=7)
+        bar = Bar()
+        with workers.showing(bar):
+            expected, _ = workers.self_play(connect4, onnx_model, SelfPlaySettings(games=8), SEARCH.with_sims(300),
+                                            EXPLORATION, seed=7)
+        # The bar moved while the workers played: moves before every game was over, then all 8 games
+        assert any(games < 8 and moves > 0 for games, moves in bar.shown), bar.shown
+        assert bar.n == 8
         pid = workers.ray.get(workers.actors[0].pid.remote())
         # One second into the stage, the first worker's process is killed
         killer = threading.Timer(1.0, lambda: subprocess.run(['kill', '-9', str(pid)]))
         killer.start()
-        got, _ = workers.self_play(connect4, onnx_model, SelfPlaySettings(games=8), SEARCH.with_sims(300), EXPLORATION,
-                                   seed=7)
+        bar = Bar()
+        with workers.showing(bar):
+            got, _ = workers.self_play(connect4, onnx_model, SelfPlaySettings(games=8), SEARCH.with_sims(300), EXPLORATION,
+                                       seed=7)
         killer.join()
         assert len(workers.actors) == 1   # the dead worker was noticed in the stage, not before it
-    # Its games were played again with the same seed: none lost, none twice
+    # Its games were played again with the same seed: none lost, none twice, none counted twice
     assert all(np.array_equal(a, b) for a, b in zip(expected, got))
+    assert bar.n == 8
 
 
 def test_self_play_script_with_workers_writes_a_history_file(workdir):
@@ -84,6 +107,7 @@ def test_self_play_script_with_workers_writes_a_history_file(workdir):
                         cwd=workdir, timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]
     assert 'from 4 games' in result.stdout and (workdir / 'runs' / 'connect4' / 'model' / 'best.onnx').exists()
+    assert '4/4 [' in result.stderr   # the progress bar counts the workers' games
 
 
 def test_evaluations_on_workers_score_as_in_one_process(workdir, monkeypatch):
@@ -107,3 +131,11 @@ def test_evaluations_on_workers_score_as_in_one_process(workdir, monkeypatch):
     assert (workdir / 'runs' / 'connect4' / 'model' / 'latest.onnx').exists()
     assert set(scores) == set(connect4.opponents()) and all(s['games'] == 4 for s in scores.values())
     assert scores['VS_Random']['all'] >= 0
+
+
+def test_a_missing_model_is_one_line_on_workers_too(workdir):
+    need_ray()
+    from conftest import run_script
+    result = run_script('self_play.py', '--game', 'connect4', '--games', '2', '--workers', '2', cwd=workdir, timeout=300)
+    assert result.returncode == 2 and 'Traceback' not in result.stderr
+    assert result.stderr.splitlines()[-1].startswith('error: runs/connect4/model/best.h5 not found: `python dual_network.py')
