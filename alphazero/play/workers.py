@@ -13,6 +13,7 @@ again, with the same seed, by a worker still alive: no game is lost or counted t
 """
 import contextlib
 import hashlib
+import logging
 import os
 import random
 from dataclasses import replace
@@ -129,9 +130,24 @@ class GameWorker:
         return os.getpid()
 
 
+# Ray's start-up notes that ask nothing of the user: token authentication is on (as it should be),
+# and .git, .venv and __pycache__ are not sent (nor would NOT_SENT send them)
+RAY_NOTES = {'ray._private.authentication.authentication_token_setup': 'Token authentication is enabled for',
+             'ray._private.worker': 'Directory %r is now ignored by default'}
+
+
+QUIET = {name: (lambda record, note=note: not str(record.msg).startswith(note)) for name, note in RAY_NOTES.items()}
+
+
+def quiet_ray_notes():
+    for name, keep in QUIET.items():
+        logging.getLogger(name).addFilter(keep)  # once: a logger keeps one copy of a filter
+
+
 class WorkerPool:
     def __init__(self, workers, address=None, device='cpu'):
         ray = self.ray = import_ray()
+        quiet_ray_notes()
         if not ray.is_initialized():
             try:
                 ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False,

@@ -108,6 +108,7 @@ def test_self_play_script_with_workers_writes_a_history_file(workdir):
     assert result.returncode == 0, result.stderr[-2000:]
     assert 'from 4 games' in result.stdout and (workdir / 'runs' / 'connect4' / 'model' / 'best.onnx').exists()
     assert '4/4 [' in result.stderr   # the progress bar counts the workers' games
+    assert 'Ray cluster' not in result.stderr and 'ignored by default' not in result.stderr  # Ray's notes to no one
 
 
 def test_evaluations_on_workers_score_as_in_one_process(workdir, monkeypatch):
