@@ -132,22 +132,22 @@ class GameWorker:
 
 # Ray's start-up notes that ask nothing of the user: token authentication is on (as it should be),
 # and .git, .venv and __pycache__ are not sent (nor would NOT_SENT send them)
-RAY_NOTES = {'ray._private.authentication.authentication_token_setup': 'Token authentication is enabled for',
-             'ray._private.worker': 'Directory %r is now ignored by default'}
+class RayNotes(logging.Filter):
+    NOTES = ('Token authentication is enabled for', 'Directory %r is now ignored by default')
+    LOGGERS = ('ray._private.authentication.authentication_token_setup', 'ray._private.worker')
+
+    def filter(self, record):
+        return not str(record.msg).startswith(self.NOTES)
 
 
-QUIET = {name: (lambda record, note=note: not str(record.msg).startswith(note)) for name, note in RAY_NOTES.items()}
-
-
-def quiet_ray_notes():
-    for name, keep in QUIET.items():
-        logging.getLogger(name).addFilter(keep)  # once: a logger keeps one copy of a filter
+RAY_NOTES = RayNotes()
 
 
 class WorkerPool:
     def __init__(self, workers, address=None, device='cpu'):
         ray = self.ray = import_ray()
-        quiet_ray_notes()
+        for name in RayNotes.LOGGERS:
+            logging.getLogger(name).addFilter(RAY_NOTES)  # once: a logger keeps one copy of a filter
         if not ray.is_initialized():
             try:
                 ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False,
@@ -262,8 +262,8 @@ class WorkerPool:
         # Chunks of an even number of games, so that colours keep alternating and deals keep their pairs
         size = 2 * -(-count // (2 * self.workers))
         starts = range(0, count, size)
-        chunks = [((model, opponent_model), opponent_name, game.NAME, min(size, count - start), search, temperature,
-                   None if seed is None else [seed, start], openings and openings[start:start + size])
-                  for start in starts]
-        return [point for points in self.run('match', chunks, [min(size, count - start) for start in starts])
-                for point in points]
+        sizes = [min(size, count - start) for start in starts]
+        chunks = [((model, opponent_model), opponent_name, game.NAME, games, search, temperature,
+                   None if seed is None else [seed, start], openings and openings[start:start + games])
+                  for start, games in zip(starts, sizes)]
+        return [point for points in self.run('match', chunks, sizes) for point in points]
