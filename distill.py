@@ -23,7 +23,7 @@ from alphazero.cli.flags import add_settings_flags, settings_of
 from alphazero.cli.run import ArgumentParser, run
 from alphazero.cli.settings import parse_game_args
 from alphazero.data.run_folder import hold_run_folder
-from alphazero.data.training import compile_model, epoch_batches, train_epoch
+from alphazero.data.training import EpochPlace, compile_model, epoch_batches, train_epoch
 from alphazero.errors import UserError
 from alphazero.files import write_json
 from alphazero.game.paths import model_path
@@ -73,7 +73,7 @@ def train_student(game, network, data, epochs, batch_size, rng, seed=None):  # n
     with tqdm(total=epochs * epoch_batches(data, batch_size), desc=f'train the student ({epochs} epochs)',
               unit='batch') as bar:
         for epoch in range(epochs):
-            loss = train_epoch(model, game, data, batch_size, rng, bar)
+            loss = train_epoch(model, game, data, batch_size, EpochPlace.drawn(rng), bar)
             bar.set_postfix(epoch=epoch + 1, loss=f'{loss:.3f}')
     return model
 

@@ -8,7 +8,8 @@
 # ever trained on); each epoch trains on every training position once, each in a random one of the
 # board's symmetries, then measures the validation games. Writes the game's best.h5 and its ONNX
 # export, so that `train_cycle.py` continues from it with self-play. A run stopped after an epoch
-# (records_checkpoint.json) goes on from there when the same command is run again.
+# (records_checkpoint.json, after each epoch and every 10 minutes inside one) goes on from there when the
+# same command is run again.
 #
 #   python train_records.py --game othello8 records/engines.wtb [more .wtb, .txt or .csv files]
 #   python train_records.py --game shogi9 records/shogi9/*.csa [.kif, .usi files]
@@ -39,7 +40,7 @@ from alphazero.network.onnx_export import ensure_onnx
 from alphazero.records.positions import read_games, records_to_arrays
 from alphazero.cli.settings import parse_game_args
 from alphazero.data.run_folder import hold_run_folder
-from alphazero.data.training import batch_of, compile_model, epoch_batches, train_epoch
+from alphazero.data.training import EpochPlace, batch_of, compile_model, epoch_batches, train_epoch
 from dual_network import build_network, describe_network
 from train_network import RN_BATCH_SIZE
 
@@ -50,7 +51,8 @@ TR_LEARNING_RATE = 0.001  # Adam's learning rate in the first epoch, times TR_DE
 TR_DECAY = 0.8
 RECORD_GAMES = ('othello8', 'othello8planes', 'shogi9')
 METRICS_FILE = 'records_metrics.jsonl'
-CHECKPOINT_FILE = 'records_checkpoint.json'  # after each epoch: the epochs done, and the model (with its optimizer) they made
+CHECKPOINT_FILE = 'records_checkpoint.json'  # the epochs done and the place in the next, and the model (with its optimizer) they made
+CHECKPOINT_SECONDS = 600  # a checkpoint after each epoch, and in one every 10 minutes or so: a kill loses little more
 CHART_FILE = 'chart_records.png'
 
 
@@ -113,11 +115,12 @@ def run_key(games, settings):
     return digest.hexdigest()
 
 
-# The checkpoint: the model file of the last epoch done (records_checkpoint_N.keras), written whole
-# before the JSON that names it, then the older one removed; a kill at any moment leaves a readable pair
+# The checkpoint: the model file as it was after E epochs and B batches of the next
+# (records_checkpoint_E-B.keras), written whole before the JSON that names it, then the older one
+# removed; a kill at any moment leaves a readable pair
 def save_checkpoint(path, model, state):
-    epochs = len(state['records'])
-    model_file = f'{os.path.splitext(path)[0]}_{epochs}.keras'
+    place = state['place']
+    model_file = f'{os.path.splitext(path)[0]}_{len(state["records"])}-{place["batches"] if place else 0}.keras'
     with atomic_output(model_file) as temporary:
         model.save(temporary)
     write_json(path, {**state, 'model': model_file})
@@ -133,7 +136,7 @@ def kept_checkpoint(path, run):
     try:
         with open(path) as f:
             state = json.load(f)
-        if state['run'] == run and os.path.exists(state['model']):
+        if state['run'] == run and os.path.exists(state['model']) and {'place', 'seconds'} <= state.keys():
             return state
     except (OSError, ValueError, KeyError, TypeError):
         pass
@@ -178,15 +181,17 @@ def train_records(game, games, network=NetworkSettings(), training=RecordsTraini
     print(f'{len(games) - len(valid_games)} training games ({len(train[2])} positions), '
           f'{len(valid_games)} validation games ({len(valid[2]) if valid else 0} positions)')
 
-    # A run stopped after an epoch goes on from its checkpoint; else the network: a new one of the
-    # chosen kind, or best.h5 itself
+    # A run stopped goes on from its checkpoint; else the network: a new one of the chosen kind, or
+    # best.h5 itself
     checkpoint = model_path(game, CHECKPOINT_FILE)
     run = run_key(games, [dataclasses.asdict(network), dataclasses.asdict(training), seed, from_best])
     kept = kept_checkpoint(checkpoint, run)
     if kept:
         model = keras.models.load_model(kept['model'])  # compiled, with the optimizer's state
         rng.bit_generator.state = kept['rng']
-        print(f'going on from {checkpoint}: {len(kept["records"])} of {epochs} epochs done')
+        place = kept['place'] and EpochPlace(**kept['place'])
+        print(f'going on from {checkpoint}: {len(kept["records"])} of {epochs} epochs done'
+              + (f', and {place.batches} of {epoch_batches(train, batch_size)} batches of the next' if place else ''))
     elif from_best:
         from alphazero.network.model_file import load_model
         model = load_model(best, game)
@@ -197,22 +202,34 @@ def train_records(game, games, network=NetworkSettings(), training=RecordsTraini
         print(f'a new network: {describe_network(network)}, {model.count_params():,} parameters')
     if not kept:
         compile_model(model)
+        place = None
 
     # Epochs: every training position once, in a random symmetry; then the validation games
     records, metrics_path = (kept['records'] if kept else []), model_path(game, METRICS_FILE)
-    start = time.perf_counter() - (records[-1]['seconds'] if records else 0)
-    with tqdm(total=epochs * epoch_batches(train, batch_size), initial=len(records) * epoch_batches(train, batch_size),
+    start = time.perf_counter() - (kept['seconds'] if kept else 0)
+    saved = time.monotonic()
+
+    def keep(place):  # every CHECKPOINT_SECONDS, and after each epoch but the last
+        nonlocal saved
+        if place is None or time.monotonic() - saved >= CHECKPOINT_SECONDS:
+            save_checkpoint(checkpoint, model, {'run': run, 'records': records, 'rng': rng.bit_generator.state,
+                                                'place': place and dataclasses.asdict(place),
+                                                'seconds': time.perf_counter() - start})
+            saved = time.monotonic()
+    batches = epoch_batches(train, batch_size)
+    with tqdm(total=epochs * batches, initial=len(records) * batches + (place.batches if place else 0),
               desc=f'train on records ({epochs} epochs)', unit='batch') as bar:
         for epoch in range(len(records), epochs):
             model.optimizer.learning_rate.assign(training.learning_rate * TR_DECAY ** epoch)
-            train_loss = train_epoch(model, game, train, batch_size, rng, bar)
+            train_loss = train_epoch(model, game, train, batch_size, place or EpochPlace.drawn(rng), bar, keep)
+            place = None
             record = {'epoch': epoch + 1, 'seconds': time.perf_counter() - start, 'train_loss': train_loss}
             record.update(measure(model, game, valid) if valid else {})
             records.append(record)
             bar.set_postfix(epoch=epoch + 1, **{k: f'{v:.3f}' for k, v in record.items()
                                                 if k in ('train_loss', 'loss', 'policy_accuracy')})
             if epoch + 1 < epochs:
-                save_checkpoint(checkpoint, model, {'run': run, 'records': records, 'rng': rng.bit_generator.state})
+                keep(None)
 
     # The result: best.h5 and its export, the metrics and their chart; the checkpoint goes
     save_model(model, best, play_sims)

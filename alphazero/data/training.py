@@ -3,6 +3,7 @@ data augmentation by the board's symmetries, replay sampling, the compiled model
 one epoch over a fixed set of positions."""
 import math
 import time
+from dataclasses import dataclass
 
 import numpy as np
 from tqdm import tqdm
@@ -124,21 +125,54 @@ def batch_of(game, data, rows, rng=None):
     return planes, policy, values[rows]
 
 
-# One epoch over a fixed set of positions: every position once, in a random order, each in a random
-# one of the board's symmetries, `bar` counting the batches. Returns the epoch's training loss
-def train_epoch(model, game, data, batch_size, rng, bar):
+# An epoch over a fixed set of positions is trained in pieces of SEGMENT_BATCHES batches, so that a
+# long one (ten million positions take hours on a CPU) can be kept between pieces and go on from there
+SEGMENT_BATCHES = 16 * STEPS_PER_EXECUTION
+
+
+@dataclass
+class EpochPlace:
+    """How far an epoch over a fixed set of positions is: its seed, which fixes the order of the
+    positions and each batch's symmetries, the batches trained and their positions' losses summed."""
+    seed: int
+    batches: int = 0
+    loss_sum: float = 0.0
+
+    @classmethod
+    def drawn(cls, rng):
+        return cls(int(rng.integers(2 ** 63)))
+
+
+# The rest of the epoch at `place`: every position once, in the order of the epoch's seed, each in a
+# random one of the board's symmetries (batch i's own draw), `bar` counting the batches; `keep(place)`
+# between pieces. Returns the epoch's training loss
+def train_epoch(model, game, data, batch_size, place, bar, keep=None):
     import keras
 
-    order = rng.permutation(len(data[2]))
+    order = np.random.default_rng(place.seed).permutation(len(data[2]))
+    total = epoch_batches(data, batch_size)
 
     class Batches(keras.utils.PyDataset):
+        def __init__(self, first, count):
+            super().__init__()
+            self.first, self.count = first, count
+
         def __len__(self):
-            return epoch_batches(data, batch_size)
+            return self.count
 
         def __getitem__(self, index):
-            planes, policy, value = batch_of(game, data, order[index * batch_size:(index + 1) * batch_size], rng)
+            number = self.first + index
+            rng = np.random.default_rng([place.seed, number])
+            planes, policy, value = batch_of(game, data, order[number * batch_size:(number + 1) * batch_size], rng)
             return planes, (policy, value)
-    # the order is rng's alone (no shuffle of Keras's own), so that a run resumed with rng's state trains alike
-    history = model.fit(Batches(), epochs=1, verbose=0, shuffle=False,
-                        callbacks=[batch_progress(bar, epoch_batches(data, batch_size))])
-    return float(history.history['loss'][-1])
+    while place.batches < total:
+        count = min(SEGMENT_BATCHES, total - place.batches)
+        # no shuffle of Keras's own: the order is the seed's alone, so that a run kept and taken up trains alike
+        history = model.fit(Batches(place.batches, count), epochs=1, verbose=0, shuffle=False,
+                            callbacks=[batch_progress(bar, count)])
+        positions = len(order[place.batches * batch_size:(place.batches + count) * batch_size])
+        place.batches += count
+        place.loss_sum += float(history.history['loss'][-1]) * positions  # Keras's loss: the mean over positions
+        if keep is not None and place.batches < total:
+            keep(place)
+    return place.loss_sum / len(order)

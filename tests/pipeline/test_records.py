@@ -119,41 +119,52 @@ def test_supervised_training_learns_the_moves_of_a_player(workdir, capsys):
     assert f'{total}/{total} [' in err
 
 
-def test_training_on_records_goes_on_from_its_last_epoch(workdir, monkeypatch):
-    """Stopped during its third epoch (as a kill stops it), the same run goes on from the checkpoint
-    of its second: it trains only the epochs left and ends where an unstopped run ends; the
-    checkpoint goes once best.h5 is written, and one of other games is not taken up."""
+def test_training_on_records_goes_on_where_it_was_stopped(workdir, monkeypatch):
+    """Killed after the checkpoint of its first epoch, and again after one in the middle of its
+    second, the same run goes on each time from there (the model and its optimizer as they were, the
+    rest of the epoch's positions in the same order) and ends where an unstopped run ends, its losses
+    the same; the checkpoint goes once best.h5 is written, and one of other games is not taken up."""
     import train_records as script
+    import alphazero.data.training as training
     from alphazero.network.model_file import recorded_sims
     from alphazero.records.positions import read_games
     from alphazero.settings import NetworkSettings
     othello8 = load_game('othello8')
-    write_transcripts('games.txt', random_records(40, seed=2), othello8)
+    write_transcripts('games.txt', random_records(40, seed=5), othello8)
     games, network = read_games(othello8, ['games.txt']), NetworkSettings('resnet', filters=8, blocks=1)
     model_dir = workdir / 'runs' / 'othello8' / 'model'
-    whole = script.train_records(othello8, games, network, script.RecordsTraining(4, 64, 0.2), play_sims=30, seed=1)
+    checkpoints = lambda: sorted(p.name for p in model_dir.glob('records_checkpoint*'))
+    monkeypatch.setattr(training, 'SEGMENT_BATCHES', 8)
+    monkeypatch.setattr(script, 'CHECKPOINT_SECONDS', 0)
+    settings = script.RecordsTraining(2, 64, 0.2)
+    whole = script.train_records(othello8, games, network, settings, play_sims=30, seed=1)
     assert recorded_sims(str(model_dir / 'best.h5')) == 30  # the programs that play it search as asked
     os.rename(model_dir / 'best.h5', 'whole.h5')
-    assert sorted(p.name for p in model_dir.glob('records_checkpoint*')) == []
+    assert checkpoints() == []
 
-    trained, epoch = script.train_epoch, []
+    saved, save = [], script.save_checkpoint
 
-    def stopped_in_the_third(*args):
-        epoch.append(1)
-        if len(epoch) == 3:
-            raise KeyboardInterrupt
-        return trained(*args)
-    monkeypatch.setattr(script, 'train_epoch', stopped_in_the_third)
-    with pytest.raises(KeyboardInterrupt):
-        script.train_records(othello8, games, network, script.RecordsTraining(4, 64, 0.2), seed=1)
-    assert sorted(p.name for p in model_dir.glob('records_checkpoint*')) == ['records_checkpoint.json',
-                                                                             'records_checkpoint_2.keras']
+    def killed_at(epochs, batches):
+        def save_and_kill(path, model, state):
+            save(path, model, state)
+            saved.append(state['place'] and state['place']['batches'])
+            if len(state['records']) == epochs and (state['place'] and state['place']['batches']) == batches:
+                raise KeyboardInterrupt
+        monkeypatch.setattr(script, 'save_checkpoint', save_and_kill)
+        with pytest.raises(KeyboardInterrupt):
+            script.train_records(othello8, games, network, settings, seed=1)
+    killed_at(1, None)
+    assert checkpoints() == ['records_checkpoint.json', 'records_checkpoint_1-0.keras']
     assert script.kept_checkpoint(str(model_dir / 'records_checkpoint.json'), 'another run') is None
-    monkeypatch.setattr(script, 'train_epoch', trained)
-    resumed = script.train_records(othello8, games, network, script.RecordsTraining(4, 64, 0.2), seed=1)
-    assert [r['epoch'] for r in resumed] == [1, 2, 3, 4]
+    killed_at(1, 16)
+    assert checkpoints() == ['records_checkpoint.json', 'records_checkpoint_1-16.keras']
+    # 2,100 training positions: 33 batches an epoch, kept every 8 and at the end of the first epoch
+    assert saved == [8, 16, 24, 32, None, 8, 16]
+    monkeypatch.setattr(script, 'save_checkpoint', save)
+    resumed = script.train_records(othello8, games, network, settings, seed=1)
+    assert [r['epoch'] for r in resumed] == [1, 2]
     assert [{**r, 'seconds': 0} for r in resumed] == [{**r, 'seconds': 0} for r in whole]
-    assert not (model_dir / 'records_checkpoint.json').exists()
+    assert checkpoints() == []
 
 
 def test_a_smaller_learning_rate_changes_the_trained_model_less(workdir):
@@ -239,7 +250,7 @@ def test_an_epoch_visits_every_position_once_and_full_shogi_keeps_them_packed(mo
     model = tiny_model(0, rules=shogi9)
     compile_model(model, jit_compile=False, steps_per_execution=1)
     with tqdm(disable=True) as bar:
-        train_epoch(model, shogi9, (positions, actions, values), 8, np.random.default_rng(1), bar)
+        train_epoch(model, shogi9, (positions, actions, values), 8, training.EpochPlace(1), bar)
     assert set(seen) == set(range(30))
 
 
