@@ -4,6 +4,7 @@ from them alone, a training stage beside self-play's with TrainingSettings.recor
 import sys
 
 import numpy as np
+from tqdm import tqdm
 
 from alphazero.errors import UserError
 from alphazero.records.common import RecordError, record_value, replay
@@ -14,17 +15,21 @@ from alphazero.records.read import read_records
 # error. With min_rating, only the games whose two players a floodgate CSA file rates at least that
 # high are kept (as the shogi Transformer article trained on floodgate's games of R3800 and more)
 def read_games(game, paths, min_rating=None):
-    games = []
-    for path in paths:
-        try:
-            found, problems = read_records(path, game)
-        except RecordError as error:
-            raise UserError(str(error)) from None
-        for problem in problems:
-            print(f'skipped: {problem}', file=sys.stderr)
-        if problems:
-            print(f'{path}: {len(found)} games read, {len(problems)} problems', file=sys.stderr)
-        games += found
+    games, said = [], []
+    # tens of thousands of games take minutes: a bar when reading takes more than a second
+    with tqdm(paths, desc='read the records', unit='file', delay=1, leave=False) as files:
+        for path in files:
+            try:
+                found, problems = read_records(path, game)
+            except RecordError as error:
+                raise UserError(str(error)) from None
+            said += [f'skipped: {problem}' for problem in problems]
+            if problems:
+                said.append(f'{path}: {len(found)} games read, {len(problems)} problems')
+            games += found
+            files.set_postfix_str(f'{len(games)} games', refresh=False)
+    for line in said:
+        print(line, file=sys.stderr)
     if not games:
         raise UserError(f'no readable {game.NAME} game in {", ".join(paths)}')
     if min_rating is not None:
@@ -45,7 +50,7 @@ def read_games(game, paths, min_rating=None):
 # planes, those of 0/1 as bytes (a quarter of the memory)
 def records_to_arrays(game, games):
     positions, actions, values = [], [], []
-    for moves in games:
+    for moves in tqdm(games, desc='positions of the games', unit='game', delay=1, leave=False):
         played, final = replay(game, moves)
         for state, action in played:
             if action == game.PASS:
