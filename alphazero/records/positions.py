@@ -1,6 +1,7 @@
 """The positions of game records as training data: every position where the side to move had a
 choice, with the move played and the game's result for the side to move (train_records.py learns
 from them alone, a training stage beside self-play's with TrainingSettings.records)."""
+import array
 import sys
 
 import numpy as np
@@ -47,9 +48,13 @@ def read_games(game, paths, min_rating=None):
 # move played and the game's result for the side to move. A game that packs its positions (full
 # shogi: 32 bytes each, as dlshogi keeps them) keeps them packed, its planes made a batch at a time
 # while training, so that ten million positions take a few hundred MB; other games keep their
-# planes, those of 0/1 as bytes (a quarter of the memory)
+# planes, those of 0/1 as bytes (a quarter of the memory). The positions are stacked CHUNK at a time
+# and the moves and results kept as C arrays, so that making them needs little more memory than they take
+CHUNK = 10_000
+
+
 def records_to_arrays(game, games):
-    positions, actions, values = [], [], []
+    chunks, positions, actions, values = [], [], array.array('i'), array.array('f')
     for moves in tqdm(games, desc='positions of the games', unit='game', delay=1, leave=False):
         played, final = replay(game, moves)
         for state, action in played:
@@ -63,7 +68,13 @@ def records_to_arrays(game, games):
                 positions.append(as_bytes if np.array_equal(as_bytes, planes) else planes)
             actions.append(action)
             values.append(record_value(moves, final, state.is_first_player()))
-    return np.stack(positions), np.array(actions, np.int32), np.array(values, np.float32)
+            if len(positions) == CHUNK:
+                chunks.append(np.stack(positions))
+                positions = []
+    if positions:
+        chunks.append(np.stack(positions))
+    # bytes and floats together become floats, as one np.stack of them all would make them
+    return np.concatenate(chunks), np.array(actions, np.int32), np.array(values, np.float32)
 
 
 READ = {}  # (game, record files) -> their positions, the last files read in this process

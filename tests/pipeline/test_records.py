@@ -193,6 +193,31 @@ def test_a_smaller_learning_rate_changes_the_trained_model_less(workdir):
     assert 0 < moved[script.TR_LEARNING_RATE / 100] < moved[script.TR_LEARNING_RATE] / 5
 
 
+@pytest.mark.parametrize('name', ['othello8planes', 'shogi9'])
+def test_positions_made_in_chunks_are_the_positions_made_at_once(name, monkeypatch):
+    """records_to_arrays stacks its positions a chunk at a time (to save memory): across chunk
+    boundaries they are the same as stacked at once, and kept as bytes (packed, or planes of 0/1)."""
+    import alphazero.records.positions as records
+    game = load_game(name)
+    if name == 'shogi9':
+        rng, games = np.random.default_rng(2), []
+        for _ in range(3):
+            state, moves = game.State(), []
+            for _ in range(25):
+                moves.append(int(rng.choice(state.legal_actions())))
+                state = state.next(moves[-1])
+            games.append(moves)
+    else:
+        games = random_records(3, seed=6)
+    whole = records.records_to_arrays(game, games)
+    monkeypatch.setattr(records, 'CHUNK', 7)
+    chunked = records.records_to_arrays(game, games)
+    assert len(whole[2]) > 7 * 5 and all(np.array_equal(a, b) and a.dtype == b.dtype for a, b in zip(whole, chunked))
+    positions = np.stack([state.pack() if game.packed_planes else state.planes() for moves in games
+                          for state, action in replay(game, moves)[0] if action != game.PASS])
+    assert np.array_equal(whole[0], positions) and whole[0].dtype == np.uint8
+
+
 def test_the_validation_games_depend_only_on_the_games():
     """Every run, network and file order holds out the same games, so their figures compare."""
     from train_records import is_validation_game
