@@ -70,7 +70,9 @@ def is_validation_game(moves, validation):
 # names the winner (a value near 0 early in a game is a fair guess, not a predicted draw)
 def measure(model, game, data, batch_size=1024):
     policy_loss = value_loss = moves_right = results_right = decisive = 0.0
-    for start in range(0, len(data[2]), batch_size):
+    # a bar when measuring takes more than a second (a tenth of ten million positions: minutes)
+    for start in tqdm(range(0, len(data[2]), batch_size), desc='measure the validation games', unit='batch', delay=1,
+                      leave=False):
         planes, policy, value = batch_of(game, data, np.arange(start, min(start + batch_size, len(data[2]))))
         predicted_policy, predicted_value = model.predict(planes, batch_size=batch_size, verbose=0)
         predicted_value = predicted_value.reshape(-1)
