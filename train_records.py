@@ -7,9 +7,9 @@
 # split into training and validation games (by game, so that no position of a validation game is
 # ever trained on); each epoch trains on every training position once, each in a random one of the
 # board's symmetries, then measures the validation games. Writes the game's best.h5 and its ONNX
-# export, so that `train_cycle.py` continues from it with self-play. A run stopped after an epoch
-# (records_checkpoint.json, after each epoch and every 10 minutes inside one) goes on from there when the
-# same command is run again.
+# export, so that `train_cycle.py` continues from it with self-play. A stopped run goes on from its
+# last checkpoint (records_checkpoint.json: after each epoch, and every 10 minutes inside one) when
+# the same command is run again.
 #
 #   python train_records.py --game othello8 records/engines.wtb [more .wtb, .txt or .csv files]
 #   python train_records.py --game shogi9 records/shogi9/*.csa [.kif, .usi files]
