@@ -99,9 +99,9 @@ def label_is_possible(label):
 # The classes: every possible label, in label order; ACTION_OF_LABEL maps the 2187 labels to them
 LABELS = np.array([label for label in range(27 * 81) if label_is_possible(label)])
 ACTION_COUNT = len(LABELS)      # 1496, as the article counts
-ACTION_OF_LABEL = [-1] * (27 * 81)  # a list, not an array: looked up for every legal move, it is twice as fast
-for action, label in enumerate(LABELS):
-    ACTION_OF_LABEL[label] = action
+ACTION_OF_LABEL = np.full(27 * 81, -1)
+ACTION_OF_LABEL[LABELS] = np.arange(ACTION_COUNT)
+ACTION_OF_LABEL = ACTION_OF_LABEL.tolist()  # a list, not an array: looked up for every legal move, it is twice as fast
 
 # Shogi's rules are not left-right symmetric in their records (the files are named), and the
 # article trains without mirroring: the identity only
