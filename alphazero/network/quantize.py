@@ -31,6 +31,7 @@ CHECK_POSITIONS = 512         # other positions on which the int8 model is compa
 CALIBRATION_BATCH = 32
 GAMES_AT_ONCE = 32            # games the model plays against itself at once to reach its positions
 MIN_AGREEMENT = 0.9           # below this share of the same top moves, the first convolution stays float32
+CALIBRATION_SEED = 0          # the games that reach the positions: fixed, so two exports of one model write one twin
 
 
 @contextlib.contextmanager
@@ -85,7 +86,7 @@ def compare(float_network, int8_network, positions):
     return Int8Check(len(positions), float(np.mean(agree)), float(errors.mean()), float(errors.max()))
 
 
-def quantize(onnx_path, game, output=None, seed=None):
+def quantize(onnx_path, game, output=None, seed=CALIBRATION_SEED):
     """Write the int8 twin of the exported model `onnx_path` (to `output`, else int8_path) and return
     its Int8Check on positions held back from the calibration."""
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static

@@ -52,6 +52,19 @@ def test_the_int8_twin_agrees_with_the_float_model_on_real_positions(tiny_best):
     assert itself.top_move_agreement == 1 and itself.value_error == 0
 
 
+def test_two_exports_of_one_model_write_the_same_twin(tiny_best):
+    """The calibration games are drawn from a fixed seed: quantizing a model again writes the same
+    file and measures the same agreement, so a shipped twin can be made again."""
+    from export import export
+    game = load_game('tictactoe')
+    export('model/best.h5', game=game)
+    first = quantize('model/best.onnx', game, 'model/first.int8.onnx')
+    second = quantize('model/best.onnx', game, 'model/second.int8.onnx')
+    assert first == second
+    with open('model/first.int8.onnx', 'rb') as a, open('model/second.int8.onnx', 'rb') as b:
+        assert a.read() == b.read()
+
+
 def test_a_first_convolution_that_int8_spoils_stays_float32(tmp_path):
     """The shipped point-Othello model, whose input planes hold the squares' point values: quantized
     whole, its twin chose the float model's top move in under half the positions; with its first
