@@ -85,21 +85,6 @@ def progress_callback(epochs, samples):
     return Progress()
 
 
-# A callback that moves `bar` by one for every training batch of an epoch of `steps` batches, across
-# separate fit calls (Keras reports the last batch of each run of steps_per_execution batches, which
-# can run past the end of the epoch)
-def batch_progress(bar, steps):
-    import keras
-
-    class Progress(keras.callbacks.Callback):
-        def on_epoch_begin(self, epoch, logs=None):
-            self.done_before = bar.n
-
-        def on_train_batch_end(self, batch, logs=None):
-            bar.update(self.done_before + min(batch + 1, steps) - bar.n)
-    return Progress()
-
-
 # The batches of an epoch over `data` (positions, policies, values)
 def epoch_batches(data, batch_size):
     return math.ceil(len(data[2]) / batch_size)
@@ -125,8 +110,10 @@ def batch_of(game, data, rows, rng=None):
     return planes, policy, values[rows]
 
 
-# An epoch over a fixed set of positions is trained in pieces of SEGMENT_BATCHES batches, so that a
-# long one (ten million positions take hours on a CPU) can be kept between pieces and go on from there
+# An epoch over a fixed set of positions is one fit call, as each call's start and end cost the
+# input pipeline's setup and teardown (about a minute each on full shogi's records); every
+# SEGMENT_BATCHES batches it may be kept, so that a long one (ten million positions take hours on a
+# CPU) can go on from there
 SEGMENT_BATCHES = 16 * STEPS_PER_EXECUTION
 
 
@@ -145,34 +132,34 @@ class EpochPlace:
 
 # The rest of the epoch at `place`: every position once, in the order of the epoch's seed, each in a
 # random one of the board's symmetries (batch i's own draw), `bar` counting the batches; `keep(place)`
-# between pieces. Returns the epoch's training loss
+# every SEGMENT_BATCHES batches. Returns the epoch's training loss
 def train_epoch(model, game, data, batch_size, place, bar, keep=None):
     import keras
 
     order = np.random.default_rng(place.seed).permutation(len(data[2]))
     total = epoch_batches(data, batch_size)
+    first, loss_before, bar_before = place.batches, place.loss_sum, bar.n
 
     class Batches(keras.utils.PyDataset):
-        def __init__(self, first, count):
-            super().__init__()
-            self.first, self.count = first, count
-
         def __len__(self):
-            return self.count
+            return total - first
 
         def __getitem__(self, index):
-            number = self.first + index
+            number = first + index
             rng = np.random.default_rng([place.seed, number])
             planes, policy, value = batch_of(game, data, order[number * batch_size:(number + 1) * batch_size], rng)
             return planes, (policy, value)
-    while place.batches < total:
-        count = min(SEGMENT_BATCHES, total - place.batches)
-        # no shuffle of Keras's own: the order is the seed's alone, so that a run kept and taken up trains alike
-        history = model.fit(Batches(place.batches, count), epochs=1, verbose=0, shuffle=False,
-                            callbacks=[batch_progress(bar, count)])
-        positions = len(order[place.batches * batch_size:(place.batches + count) * batch_size])
-        place.batches += count
-        place.loss_sum += float(history.history['loss'][-1]) * positions  # Keras's loss: the mean over positions
-        if keep is not None and place.batches < total:
-            keep(place)
+
+    class Progress(keras.callbacks.Callback):
+        # Keras reports the last batch of each run of steps_per_execution batches (which can run past
+        # the epoch's end) and the mean loss over the positions of this call so far
+        def on_train_batch_end(self, batch, logs=None):
+            place.batches = min(first + batch + 1, total)
+            positions = min(place.batches * batch_size, len(order)) - first * batch_size
+            place.loss_sum = loss_before + float(logs['loss']) * positions
+            bar.update(bar_before + place.batches - first - bar.n)
+            if keep is not None and place.batches < total and place.batches % SEGMENT_BATCHES == 0:
+                keep(place)
+    # no shuffle of Keras's own: the order is the seed's alone, so that a run kept and taken up trains alike
+    model.fit(Batches(), epochs=1, verbose=0, shuffle=False, callbacks=[Progress()])
     return place.loss_sum / len(order)

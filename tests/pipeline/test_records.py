@@ -134,7 +134,7 @@ def test_training_on_records_goes_on_where_it_was_stopped(workdir, monkeypatch):
     games, network = read_games(othello8, ['games.txt']), NetworkSettings('resnet', filters=8, blocks=1)
     model_dir = workdir / 'runs' / 'othello8' / 'model'
     checkpoints = lambda: sorted(p.name for p in model_dir.glob('records_checkpoint*'))
-    monkeypatch.setattr(training, 'SEGMENT_BATCHES', 8)
+    monkeypatch.setattr(training, 'SEGMENT_BATCHES', training.STEPS_PER_EXECUTION)
     monkeypatch.setattr(script, 'CHECKPOINT_SECONDS', 0)
     settings = script.RecordsTraining(2, 64, 0.2)
     whole = script.train_records(othello8, games, network, settings, play_sims=30, seed=1)
@@ -158,12 +158,14 @@ def test_training_on_records_goes_on_where_it_was_stopped(workdir, monkeypatch):
     assert script.kept_checkpoint(str(model_dir / 'records_checkpoint.json'), 'another run') is None
     killed_at(1, 16)
     assert checkpoints() == ['records_checkpoint.json', 'records_checkpoint_1-16.keras']
-    # 2,100 training positions: 33 batches an epoch, kept every 8 and at the end of the first epoch
-    assert saved == [8, 16, 24, 32, None, 8, 16]
+    # 2,100 training positions: 33 batches an epoch, kept every 16 and at the end of the first epoch
+    assert saved == [16, 32, None, 16]
     monkeypatch.setattr(script, 'save_checkpoint', save)
     resumed = script.train_records(othello8, games, network, settings, seed=1)
     assert [r['epoch'] for r in resumed] == [1, 2]
-    assert [{**r, 'seconds': 0} for r in resumed] == [{**r, 'seconds': 0} for r in whole]
+    # the same model; the training loss summed from Keras's means over other spans of batches
+    assert [{**r, 'seconds': 0, 'train_loss': 0} for r in resumed] == [{**r, 'seconds': 0, 'train_loss': 0} for r in whole]
+    assert [r['train_loss'] for r in resumed] == pytest.approx([r['train_loss'] for r in whole], rel=1e-6)
     assert checkpoints() == []
 
 
