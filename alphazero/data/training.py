@@ -110,10 +110,9 @@ def batch_of(game, data, rows, rng=None):
     return planes, policy, values[rows]
 
 
-# An epoch over a fixed set of positions is one fit call, as each call's start and end cost the
-# input pipeline's setup and teardown (about a minute each on full shogi's records); every
-# SEGMENT_BATCHES batches it may be kept, so that a long one (ten million positions take hours on a
-# CPU) can go on from there
+# An epoch over a fixed set of positions is one fit call, as the end of each call waits on the
+# input pipeline's teardown (about a minute on full shogi's records); every SEGMENT_BATCHES batches
+# it may be kept, so that a long one (ten million positions take hours on a CPU) can go on from there
 SEGMENT_BATCHES = 16 * STEPS_PER_EXECUTION
 
 
