@@ -1,12 +1,12 @@
 """The tables of measured figures in the pages, made from the files that hold them: the shipped
 models in README.md, README.ja.md and docs/strength.md, their levels of play in docs/strength.md and
-in Japanese in docs/ja/playing.md (pretrained/*/model.json), settai mode in docs/lab/settai.md (docs/settai/*.json), full shogi's mate
-search in docs/lab/mate-search.md (docs/lab/mate-search.json), full shogi's comparison of networks
-in docs/shogi.md, the recipes in docs/lab/recipes-at-equal-time.md (docs/recipes/*.json), a GPU against the CPUs in
+in Japanese in docs/ja/playing.md (pretrained/*/model.json), settai mode in docs/lab/settai.md
+(docs/settai/*.json), full shogi's mate search in docs/lab/mate-search.md (docs/lab/mate-search.json,
+with pretrained/shogi9/model.json), full shogi's comparison of networks in docs/shogi.md, the recipes
+in docs/lab/recipes-at-equal-time.md (docs/recipes/*.json), a GPU against the CPUs in
 docs/scaling.md (docs/scaling/gpu.json), the speed of each game's rules in docs/speed.md
-(docs/speed/games.json). Run
-`python docs/make_tables.py` after a model or its measurements change; tests/quality/test_docs.py fails
-when a page's table and its source disagree."""
+(docs/speed/games.json). Run `python docs/make_tables.py` after a model or its measurements change;
+tests/quality/test_docs.py fails when a page's table and its source disagree."""
 import argparse
 import functools
 import glob
@@ -182,25 +182,49 @@ def settai_table(page):
     return '\n'.join(rows)
 
 
-# Full shogi's mate search, with and without (docs/lab/mate-search.md), from docs/lab/mate-search.json
+# Full shogi's mate search, with and without (docs/lab/mate-search.md), from docs/lab/mate-search.json: the
+# first model shipped, then the shipped model, whose runs with the mate search are its model.json's
 MATE_BEGIN = '<!-- the table below is made by docs/make_tables.py from docs/lab/mate-search.json -->'
+MATE_SHIPPED_BEGIN = ('<!-- the table below is made by docs/make_tables.py from docs/lab/mate-search.json and '
+                      'pretrained/shogi9/model.json -->')
+
+
+def mate_rows(groups, moves=True):
+    """A table's rows, one per (mate search on, opponent, runs), with the moves a game when `moves`."""
+    rows = ['| mate search | opponent | runs of 40 games | scores | median | worst | won-drew-lost in all |'
+            + (' moves a game |' if moves else ''),
+            '|---|---|---|---|---|---|---|' + ('---|' if moves else '')]
+    for mode, opponent, runs in groups:
+        scores, total = scores_and_total(runs)
+        row = (f'| {"on" if mode else "off"} | {opponent} | {len(runs)} | {", ".join(f"{x:.3f}" for x in scores)} | '
+               f'{statistics.median(scores):.3f} | {min(scores):.3f} | {"-".join(map(str, total))} |')
+        if moves:
+            row += f' {statistics.median(run["moves"] / 40 for run in runs if run["moves"]):.0f} |'
+        rows.append(row)
+    return '\n'.join(rows)
+
+
+def chosen_runs(runs, mode, opponent):
+    return [run for run in runs if run['mate_search'] == mode and run['opponent'] == opponent]
 
 
 def mate_table(page):
     runs = measured_in('lab', 'mate-search.json')['runs']
-    rows = ['| mate search | opponent | runs of 40 games | scores | median | worst | won-drew-lost in all | moves a game |',
-            '|---|---|---|---|---|---|---|---|']
+    groups = [(mode, opponent, chosen_runs(runs, mode, opponent))
+              for mode in (True, False) for opponent in sorted({run['opponent'] for run in runs})]
+    return mate_rows([group for group in groups if group[2]])
+
+
+def mate_shipped_table(page):
+    measured = shipped()['shogi9']['measured']
+    runs = measured_in('lab', 'mate-search.json')['shipped']['runs']
+    groups = []
     for mode in (True, False):
-        for opponent in sorted({run['opponent'] for run in runs}):
-            chosen = [run for run in runs if run['mate_search'] == mode and run['opponent'] == opponent]
-            if not chosen:
-                continue
-            scores, total = scores_and_total(chosen)
-            counted = [run['moves'] / 40 for run in chosen if run['moves']]
-            rows.append(f'| {"on" if mode else "off"} | {opponent} | {len(chosen)} | {", ".join(f"{x:.3f}" for x in scores)} | '
-                        f'{statistics.median(scores):.3f} | {min(scores):.3f} | {"-".join(map(str, total))} | '
-                        f'{statistics.median(counted):.0f} |')
-    return '\n'.join(rows)
+        for depth in (1, 3):
+            opponent = f'Fairy-Stockfish depth {depth}'
+            shipped_runs = measured[f'fairy-stockfish; go depth {depth}']['runs'] if mode else []
+            groups.append((mode, opponent, shipped_runs + chosen_runs(runs, mode, opponent)))
+    return mate_rows(groups, moves=False)
 
 
 # Each run's score (wins and half the draws over its games) and the won-drew-lost of all runs; `keys`
@@ -350,7 +374,8 @@ PAGES = {'README.md': [(BEGIN, table)], 'README.ja.md': [(BEGIN, table)],
          os.path.join('docs', 'strength.md'): [(BEGIN, table), (LEVELS_BEGIN, levels_table)],
          os.path.join('docs', 'ja', 'playing.md'): [(LEVELS_BEGIN, levels_table)],
          os.path.join('docs', 'lab', 'settai.md'): [(SETTAI_BEGIN, settai_table)],
-         os.path.join('docs', 'lab', 'mate-search.md'): [(MATE_BEGIN, mate_table)],
+         os.path.join('docs', 'lab', 'mate-search.md'): [(MATE_BEGIN, mate_table),
+                                                     (MATE_SHIPPED_BEGIN, mate_shipped_table)],
          os.path.join('docs', 'lab', 'int8.md'): [(INT8_STRENGTH_BEGIN, int8_strength_table),
                                                 (INT8_EQUAL_BEGIN, int8_equal_time_table)],
          os.path.join('docs', 'shogi.md'): [(SHOGI_BEGIN, shogi_table)],
