@@ -10,7 +10,8 @@ import pytest
 from alphazero.errors import UserError
 from alphazero.game.registry import load_game
 from alphazero.network.load import load_network
-from alphazero.network.quantize import compare, describe_check, int8_path, model_positions, quantize
+from alphazero.network.quantize import (MIN_AGREEMENT, compare, describe_check, int8_path, model_positions,
+                                        quantize)
 from alphazero.network.runtimes import OnnxNetwork
 from conftest import REPO, run_script
 
@@ -66,15 +67,21 @@ def test_two_exports_of_one_model_write_the_same_twin(tiny_best):
 
 
 def test_a_first_convolution_that_int8_spoils_stays_float32(tmp_path):
-    """The shipped point-Othello model, whose input planes hold the squares' point values: quantized
-    whole, its twin chose the float model's top move in under half the positions; with its first
-    convolution left in float32 in nearly nine in ten, and the check says which it wrote."""
+    """The shipped point-Othello model, whose input planes hold the squares' point values. Quantized
+    whole, its twin's agreement depends on the processor that runs it: under half of the float
+    model's top moves on the AMD EPYC machines of the lab notebook, about nine in ten on an Intel
+    Xeon with AMX. Where it falls under MIN_AGREEMENT the twin is made again with its first
+    convolution in float32 and the better one kept; on any processor the twin written agrees, and
+    the check says which it wrote."""
     import shutil
     shutil.copy(os.path.join(REPO, 'pretrained', 'pointothello', 'best.onnx'), tmp_path / 'best.onnx')
     check = quantize(str(tmp_path / 'best.onnx'), load_game('pointothello'), seed=1)
-    assert check.fully_quantized_agreement is not None and check.fully_quantized_agreement < 0.6, check
     assert check.top_move_agreement >= 0.8 and check.value_error < 0.02, check
-    assert 'its first convolution stays float32' in describe_check(check)
+    if check.fully_quantized_agreement is None:  # quantized whole: good enough, or no worse, on this processor
+        assert 'first convolution' not in describe_check(check)
+    else:
+        assert check.fully_quantized_agreement < min(MIN_AGREEMENT, check.top_move_agreement), check
+        assert 'its first convolution stays float32' in describe_check(check)
 
 
 def test_self_play_on_int8_quantizes_when_the_model_changed(tiny_best):
