@@ -13,6 +13,7 @@
 # teacher's move on held-out games, a duplicate match at equal simulations, sizes and speeds).
 
 import dataclasses
+from dataclasses import replace
 import os
 import tempfile
 
@@ -37,9 +38,8 @@ from alphazero.network.runtimes import OnnxNetwork, evaluation_rate
 from alphazero.play.elo import match_summary
 from alphazero.play.matches import play_match
 from alphazero.play.openings import paired_openings
-from alphazero.play.players import MctsPlayer
+from alphazero.play.agent import Agent
 from alphazero.play.self_play_games import play_self_play
-from alphazero.search.evaluator import Evaluator
 from alphazero.settings import (
     EvaluationSettings,
     ExplorationSettings,
@@ -156,9 +156,8 @@ def main():
     report['positions_per_second'] = {'teacher': evaluation_rate(teacher, learn[0][:SPEED_BATCH], SPEED_SECONDS),
                                       'student': evaluation_rate(student, learn[0][:SPEED_BATCH], SPEED_SECONDS)}
     if args.match_games:
-        determinize = game.determinize
-        students = MctsPlayer(Evaluator(student), search, 0.0, rng, determinize=determinize)
-        teachers = MctsPlayer(Evaluator(teacher), search, 0.0, rng, determinize=determinize)
+        students, teachers = (Agent(game, network, replace(search, solver=False), rng=rng)
+                              for network in (student, teacher))
         openings = paired_openings(game, args.opening, args.match_games, rng)  # deterministic players: vary the games
         with tqdm(total=args.match_games, desc='student vs teacher', unit='game') as progress:
             report['vs_teacher'] = match_summary(play_match(game, students, teachers, args.match_games, progress,

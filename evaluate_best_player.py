@@ -32,7 +32,8 @@ from alphazero.play.elo import describe_match, match_summary
 from alphazero.play.exact import describe, exact_strength
 from alphazero.play.matches import Match, play_matches
 from alphazero.play.openings import paired_openings
-from alphazero.play.players import FunctionPlayer, TimedPlayer, mcts_player
+from alphazero.play.agent import AgentSpec, load_agent
+from alphazero.play.players import FunctionPlayer, TimedPlayer
 from alphazero.play.resumable import KeptMatches
 from alphazero.play.workers import add_worker_flags, worker_pool
 from alphazero.records.write import record_extension, write_record
@@ -63,7 +64,7 @@ def evaluate_best_player(game=None, search=SearchSettings(), evaluation=Evaluati
              if evaluation.opponents is None or name in evaluation.opponents}
     path = path or playing_model_path(game)
     if search.sims is None:
-        sims, why = playing_sims(None, path, SearchSettings.sims)
+        sims, why = playing_sims(None, path)
         search = search.with_sims(sims)
         print(f'the best player searches {sims} simulations per move ({why})')
     games, engines = evaluation.games, evaluation.engines
@@ -102,15 +103,17 @@ def evaluate_best_player(game=None, search=SearchSettings(), evaluation=Evaluati
         other_seed = None if seed is None else seed + 1
         lines = evaluation.save_to is not None  # the searches say their lines, which the records keep
         other_search = search.with_sims(evaluation.versus_sims or search.sims)
-        opponents += [(other, TimedPlayer(mcts_player(other, game, other_search, 0.0, backend, other_seed,
-                                                      with_lines=lines)), games)
+        opponents += [(other, TimedPlayer(load_agent(game, AgentSpec(other, other_search.sims, search=other_search,
+                                                                     backend=backend, seed=other_seed,
+                                                                     with_lines=lines))), games)
                       for other in evaluation.versus]
         opponents += [(command, stack.enter_context(engine_player(command, game)), engine_games) for command in engines]
 
         # All games at once, so that the best player's searches share network calls (the network is
         # loaded here only when it plays or is judged here)
         judged = evaluation.exact and game.SOLVABLE
-        searcher = (mcts_player(path, game, search, 0.0, backend, seed, evaluation.settai, lines)
+        searcher = (load_agent(game, AgentSpec(path, search.sims, settai=evaluation.settai, search=search,
+                                               backend=backend, seed=seed, with_lines=lines))
                     if opponents or judged else None)
         best = TimedPlayer(searcher)
         timed = {name: player for name, player, _ in opponents if isinstance(player, TimedPlayer)}
@@ -134,7 +137,7 @@ def evaluate_best_player(game=None, search=SearchSettings(), evaluation=Evaluati
 
     # Judged against the solved game
     if judged:
-        scores['exact'] = exact_strength(game, searcher.evaluator, search.sims)
+        scores['exact'] = exact_strength(game, searcher.network, search.sims)
         print(describe(scores['exact']))
     return scores
 
@@ -234,5 +237,10 @@ def main():
                              pool=pool, path=args.model, kept=args.keep)
 
 
-if __name__ == '__main__':
+def command():
+    """The installed console command (pyproject.toml's [project.scripts]): main() with one-line errors."""
     run(main)
+
+
+if __name__ == '__main__':
+    command()

@@ -15,10 +15,8 @@ import json
 import os
 import sys
 
-import numpy as np
 from tqdm import tqdm
 
-from alphazero.search.evaluator import Evaluator
 from alphazero.cli.run import ArgumentParser, run
 from alphazero.errors import UserError
 from alphazero.network.model_file import playing_sims
@@ -29,10 +27,10 @@ from alphazero.settings import EvaluationSettings, SearchSettings
 from alphazero.game.registry import add_game_flag, load_game
 from alphazero.game.paths import playing_model_path
 from alphazero.network.onnx_export import file_sha256
-from alphazero.network.load import load_network
 from alphazero.play.levels import (ANCHOR, Level, fit_ratings, ladder_entry, ladder_path, level_name, rated_levels, resampled_fits, standard_levels)
 from alphazero.limits import MAX_GAMES, MAX_PARALLEL, check_search, file_path, seed, whole_number
-from alphazero.play.players import FunctionPlayer, level_player, solving
+from alphazero.play.agent import AgentSpec, load_agent
+from alphazero.play.players import FunctionPlayer
 from alphazero.play.elo import describe_match, match_summary
 from alphazero.play.openings import paired_openings
 from alphazero.engines.players import engine_player, opponent_name
@@ -65,16 +63,14 @@ def measure_levels(game, path, sims, evaluation=LADDER, seed=None, kept=None):
     the matches are kept there as they are played, and those it holds for the same settings are not
     played again."""
     games, opening, engines = evaluation.games, evaluation.opening, evaluation.engines
-    network, _ = load_network(path, game)
-    evaluator = Evaluator(network)
-    rng = np.random.default_rng(seed)
+    agent = load_agent(game, AgentSpec(path, sims, seed=seed))
+    rng = agent.rng
     levels = standard_levels(sims)
     kept = KeptMatches(kept, {'model_sha256': file_sha256(path), 'sims': sims, 'games': games, 'opening': opening,
                               'engines': list(engines)})
     kept.openings = kept.openings or paired_openings(game, opening, games, rng)
     # Each level as the programs play it: its search after the game's solver (a policy level alone)
-    players = {level_name(level): solving(level_player(evaluator, level, rng, game.determinize), game, SearchSettings())
-               for level in levels}
+    players = {level_name(level): agent.replaced(level=level) for level in levels}
     with contextlib.ExitStack() as stack:
         opponents = {opponent_name(name): FunctionPlayer(action) for name, action in game.opponents().items()}
         for command in engines:
@@ -199,7 +195,7 @@ def main():
         print_ladder(levels, ratings, matches)
         write_ladder(target, content, ladder_entry(levels, ratings, matches, content['levels']['how']))
         return
-    sims, why = playing_sims(args.sims, path, SearchSettings.sims)
+    sims, why = playing_sims(args.sims, path)
     check_search(game, sims, args.parallel)
     print(f'levels of {path}: the model\'s own search is {sims} simulations per move ({why})')
     target, content = ladder_file(game, path) if args.write else (None, None)

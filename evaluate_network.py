@@ -19,7 +19,7 @@ from alphazero.limits import MAX_GAMES, check_search, real_number, whole_number
 from alphazero.network.onnx_export import ensure_onnx
 from alphazero.network.runtimes import use_device
 from alphazero.play.matches import play_match
-from alphazero.play.players import mcts_player
+from alphazero.play.agent import AgentSpec, load_agent
 from alphazero.play.workers import add_worker_flags, worker_pool
 from alphazero.settings import SearchSettings
 from self_play import first_player_value
@@ -63,9 +63,9 @@ def evaluate_network(game=None, game_count=EN_GAME_COUNT, search=SearchSettings(
             points = pool.match(game, model_path(game, 'latest.onnx'), model_path(game, 'best.onnx'), game_count,
                                 search, temperature, seed)
     else:
-        latest = mcts_player(model_path(game, 'latest.h5'), game, search, temperature, backend, seed)
-        best = mcts_player(model_path(game, 'best.h5'), game, search, temperature, backend,
-                           None if seed is None else seed + 1)
+        latest, best = (load_agent(game, AgentSpec(model_path(game, name), search.sims, search=search,
+                                                   temperature=temperature, backend=backend, seed=model_seed))
+                        for name, model_seed in (('latest.h5', seed), ('best.h5', None if seed is None else seed + 1)))
         with tqdm(total=game_count, desc='evaluate latest vs best', unit='game') as progress:
             points = play_match(game, latest, best, game_count, progress)
     average = average_point(points)

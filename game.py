@@ -7,7 +7,7 @@
 
 import numpy as np
 
-from alphazero.play.opponents import mcts_action, random_action  # the book's players, shared by every game
+from alphazero.game.opponents import mcts_action, random_action  # the book's players, shared by every game
 
 # The network's view of the game
 NAME = 'tictactoe'

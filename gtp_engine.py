@@ -20,21 +20,17 @@ import unicodedata
 
 import numpy as np
 
-from alphazero.search.evaluator import Evaluator
 from alphazero.cli.run import ArgumentParser, run
 from alphazero.errors import UserError
 from alphazero.engines.protocol import protocol_streams, serve
-from alphazero.cli.flags import add_backend_flag, add_level_flag, add_settai_flag, add_settings_flags, settings_of
+from alphazero.cli.flags import add_backend_flag, add_level_flag, add_settai_flag, add_settings_flags, agent_spec
 from alphazero.settings import SearchSettings
 from alphazero.game.registry import add_game_flag, load_game
 from alphazero.game.values import player_value
 from alphazero.engines.gtp import COLORS, color_to_move, gtp_problem, parse_color
 from alphazero.game.notation import action_names, parse_move
-from alphazero.play.levels import load_playing_model
 from alphazero.limits import file_path, largest_search
-from alphazero.search.search import search_roots
-from alphazero.play.players import known_values, level_player, solving
-from alphazero.play.settai import settai_for
+from alphazero.play.agent import load_agent
 from alphazero.cli.words import level_text, words
 
 # Parameters
@@ -332,25 +328,23 @@ def main():
     lines, answers = protocol_streams()  # standard output carries GTP only
 
     game = load_game(args.game)
-    model = load_playing_model(game, args.model, args.sims, args.level, SearchSettings.sims, args.backend)
-    search = settings_of(SearchSettings, args, sims=model.sims)
     stop = threading.Event()  # set by quit, which the engine hears during a search (protocol.serve)
-    evaluator = Evaluator(model.network, search.cache)
-    player = solving(level_player(evaluator, model.level, np.random.default_rng(0),
-                                  game.determinize, settai_for(game, args.settai), search, stop), game, search)
-    print(f'{ENGINE_NAME}: {game.NAME}, {model.description}, {model.sims} simulations per move at full strength '
-          f'({model.why}); playing at {level_text(model.level, words())}', file=sys.stderr)
-    analysis = search.with_sims(largest_search(game))  # as large as memory holds: the GUI stops it
+    agent = load_agent(game, agent_spec(args, seed=0), stop)
+    print(f'{ENGINE_NAME}: {game.NAME}, {agent.description}, {agent.sims} simulations per move at full strength '
+          f'({agent.why}); playing at {level_text(agent.level, words())}', file=sys.stderr)
+    analyst = agent.replaced(level=None, settai=False)  # analysis searches at full strength, as long as asked
 
     def analyze(state, stop, progress):  # the solver first, as before a move
-        solved = game.solve(state) if game.solve and search.solver else None
-        if solved is None:
-            search_roots(known_values(evaluator, game, search), [state], analysis, stop=stop, progress=progress)
-        return solved
-    session = GtpSession(game, lambda state: player.choose([state])[0][0],
+        return analyst.analyse(state, largest_search(game), stop, progress).solved  # as large as memory holds
+    session = GtpSession(game, lambda state: agent.choose([state])[0][0],
                          log=lambda text: print(text, file=sys.stderr, flush=True), stop=stop, analyze=analyze)
     serve(lines, answers, session.execute, lambda: session.finished, session.interrupt, stream_to=session.stream_to)
 
 
-if __name__ == '__main__':
+def command():
+    """The installed console command (pyproject.toml's [project.scripts]): main() with one-line errors."""
     run(main)
+
+
+if __name__ == '__main__':
+    command()

@@ -10,27 +10,21 @@ import os
 import sys
 import unicodedata
 
-import numpy as np
 
-from alphazero.search.evaluator import Evaluator
-from alphazero.search.search import search_roots
 from alphazero.settings import SearchSettings
 from alphazero.cli.run import ArgumentParser, run
 from alphazero.errors import UserError
-from alphazero.cli.flags import add_backend_flag, add_level_flag, add_settai_flag, add_settings_flags, settings_of
+from alphazero.cli.flags import add_backend_flag, add_level_flag, add_settai_flag, add_settings_flags, agent_spec
 from alphazero.game.notation import action_names, line_names, parse_move
 from alphazero.game.paths import playing_model_path
 from alphazero.game.registry import add_game_flag, as_game, load_game
 from alphazero.game.solved import Solved
 from alphazero.records.write import record_extension, write_record
 from alphazero.game.values import player_value
-from alphazero.play.levels import Level, load_playing_model
 from alphazero.limits import file_path
-from alphazero.play.players import level_player, solving
+from alphazero.play.agent import load_agent
 from alphazero.play.review import mark_moves
-from alphazero.play.settai import settai_for
 from alphazero.cli.words import LANGUAGES, WORDS, colour, game_text, language, level_text, said_error, said_text, words
-from pv_mcts import pv_mcts_action
 
 # Parameters
 SQUARE_SIZE = 80        # pixels per square of the window
@@ -236,14 +230,14 @@ def play_text(game, next_action, human_first, read=input, said=WORDS['en'], save
     return final
 
 
-def game_review(game, network, search, human_first, said):
+def game_review(game, agent, human_first, said):
     """review(actions) for play_text: the human's moves after which their expected score fell
-    (alphazero/play/review.py), each with the move and the line a search of `search` (SearchSettings)
-    prefers there."""
-    evaluator = Evaluator(network, search.cache)
+    (alphazero/play/review.py), each with the move and the line that the agent's search at full
+    strength prefers there."""
+    searcher = agent.replaced(level=None, settai=False)
 
     def analyse(state):
-        line, value = search_roots(evaluator, [state], search, with_lines=True).lines[0]
+        line, value = searcher.analyse(state, solve=False).lines[0]
         return value, line
 
     def review(actions):
@@ -505,24 +499,13 @@ def play_piece_window(game, next_action, human_first, said=WORDS['en']):
     open_window(ShogiUI)
 
 
-# The AI's move function: the book's search; in a game with hidden information (point-Othello's
-# future values) the batched search over samples of what it cannot see, so that it plays fair; with
-# a search beyond the book (--gumbel, --margin-weight), settai mode, a level (its policy alone, or its
-# number of simulations) or a game with a solver (Othello's last empties, Connect Four, mates), the
-# batched players. `search`: SearchSettings. What the solver proved of the AI's last move, if anything,
-# is its `solved` (play_text says it), and its search (value and line, for the record) its `searched`
-def ai_action(game, network, search=SearchSettings(), settai=False, level=None):
-    game = as_game(game)
-    determinize = game.determinize
-    book = determinize is None and not (game.solve and search.solver)
-    if book and search == SearchSettings(sims=search.sims) and not settai and level is None:
-        return pv_mcts_action(network, 0.0, search.sims)
-    level = level or Level(0, search.sims, 0.0)
-    player = solving(level_player(Evaluator(network, search.cache), level, np.random.default_rng(), determinize,
-                                  settai_for(game, settai), search, with_lines=True), game, search)
-
+# The AI's move function: its agent's choice (alphazero/play/agent.py: the search at temperature 0,
+# or a level, settai mode, the game's solver). What the solver proved of the AI's last move, if
+# anything, is its `solved` (play_text says it), and its search (value and line, for the record) its
+# `searched`
+def ai_action(agent):
     def next_action(state):
-        action, known = player.choose([state])[0]  # a Searched, a Solved or None
+        action, known = agent.choose([state])[0]  # a Searched, a Solved or None
         next_action.solved = known if isinstance(known, Solved) else None
         next_action.searched = None if isinstance(known, Solved) else known
         return action
@@ -567,25 +550,27 @@ def play(args, said):
     lang = said['lang']
     if not args.text and not game.has_window:
         raise UserError(said['no_window'].format(game=game.NAME))
-    model = load_playing_model(game, args.model or playing_model_path(game, lang=lang), args.sims, args.level,
-                               SearchSettings.sims, args.backend)
-    print(said['ai_is'].format(description=said_text(model.description, said), sims=model.sims,
-                               why=said_text(model.why, said), level=level_text(model.level, said),
-                               levels=len(model.levels)), file=sys.stderr)
+    agent = load_agent(game, agent_spec(args, model=args.model or playing_model_path(game, lang=lang), with_lines=True))
+    print(said['ai_is'].format(description=said_text(agent.description, said), sims=agent.sims,
+                               why=said_text(agent.why, said), level=level_text(agent.level, said),
+                               levels=len(agent.levels)), file=sys.stderr)
     if args.settai:
         print(said['settai'], file=sys.stderr)
-    next_action = ai_action(game, model.network, settings_of(SearchSettings, args, sims=model.sims), args.settai,
-                            model.level if args.level else None)
+    next_action = ai_action(agent)
     if args.text:
         play_text(game, next_action, not args.second, said=said,
                   save=record_saver(game, args.save_to, not args.second, said) if args.save_to else None,
-                  review=game_review(game, model.network, settings_of(SearchSettings, args, sims=model.sims),
-                                     not args.second, said) if args.review else None)
+                  review=game_review(game, agent, not args.second, said) if args.review else None)
     elif game.action_squares:
         play_piece_window(game, next_action, not args.second, said)
     else:
         play_window(game, next_action, not args.second, said)
 
 
-if __name__ == '__main__':
+def command():
+    """The installed console command (pyproject.toml's [project.scripts]): main() with one-line errors."""
     run(main)
+
+
+if __name__ == '__main__':
+    command()

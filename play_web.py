@@ -23,8 +23,8 @@ from alphazero.game.paths import model_path, playing_model_path
 from alphazero.network.load import load_onnx
 from alphazero.play.levels import NEAR, full_strength, levels_for
 from alphazero.limits import MAX_SIMS, file_path, whole_number
+from alphazero.settings import SearchSettings
 from alphazero.network.onnx_export import ensure_onnx
-from pv_mcts import PV_EVALUATE_COUNT
 
 # Parameters
 HOST = '127.0.0.1'
@@ -166,7 +166,7 @@ def parse_args(argv=None):
     parser.add_argument('--port', type=whole_number(0, 65535), default=PORT, help='port (0: any free port) (default: %(default)s)')
     parser.add_argument('--sims', type=whole_number(1, MAX_SIMS),
                         help=f'simulations per move of every game\'s standard level, from which the page\'s levels '
-                             f'follow (default: what each model records, else {PV_EVALUATE_COUNT}; the levels of a '
+                             f'follow (default: what each model records, else {SearchSettings.sims}; the levels of a '
                              'model measured by evaluate_levels.py show their Elo)')
     parser.add_argument('--model', type=file_path, help="an .onnx file for --game (default: each game's best.onnx, exported "
                                                         "from best.h5 when needed, else the shipped one)")
@@ -185,7 +185,7 @@ def main():
         error = model_problem(model, game)
         if error and name == args.game:
             print(f'error: {error}', file=sys.stderr)
-        sims, why = playing_sims(args.sims, model, PV_EVALUATE_COUNT)
+        sims, why = playing_sims(args.sims, model)
         levels = levels_for(model, sims)
         config['games'][name] = {'simulations': sims, 'levels': [dataclasses.asdict(level) for level in levels],
                                  'level': full_strength(levels, sims).number, 'error': error, 'look': page_look(game)}

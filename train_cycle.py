@@ -36,6 +36,8 @@ from alphazero.settings import (
     ExplorationSettings,
     NetworkSettings,
     PlaySettings,
+    Run,
+    RunContext,
     SearchSettings,
     SelfPlaySettings,
     TrainingSettings,
@@ -61,19 +63,6 @@ PRESETS = {
              'random_opening': 6, 'greedy_after': 2, 'symmetries': True, 'window': 4, 'gate': False,
              'cycles': 20, 'until_perfect': True},
 }
-
-
-@dataclasses.dataclass(frozen=True)
-class Run:
-    """Everything a run is trained with: one settings object per purpose (alphazero/settings.py)."""
-    network: NetworkSettings
-    search: SearchSettings
-    self_play: SelfPlaySettings
-    exploration: ExplorationSettings
-    training: TrainingSettings
-    play: PlaySettings
-    evaluation: EvaluationSettings
-    cycle: CycleSettings
 
 
 # --backend int8 is for self-play (quantized again each cycle); the gate and the evaluations judge
@@ -155,10 +144,10 @@ def append_metrics(path, record):
 
 
 # ----- one cycle, stage by stage; a finished stage is skipped when resuming -----
-def run_cycle(game, args, settings, cycle, training, previous_exact=None, pool=None):
+def run_cycle(game, context, settings, cycle, training, previous_exact=None):
     progress_path = model_path(game, PROGRESS_FILE)
     progress = read_progress(progress_path, cycle)
-    seed = None if args.seed is None else args.seed + cycle
+    seed, pool, backend = context.seed_of(cycle), context.pool, context.backend
 
     def stage(name, work):
         if name not in progress:
@@ -175,7 +164,7 @@ def run_cycle(game, args, settings, cycle, training, previous_exact=None, pool=N
     pending = os.path.join(data_dir(game), f'.cycle{cycle + 1:04d}.pending.npz')
 
     def play():
-        _, stats = self_play(game, settings.self_play, settings.search, settings.exploration, backend=args.backend,
+        _, stats = self_play(game, settings.self_play, settings.search, settings.exploration, backend=backend,
                              seed=seed, pool=pool, path=pending)
         path = history_path(data_dir(game))
         print(f'{path}: {stats["positions"]} positions, {stats["positions_per_second"]:.0f} positions/s')
@@ -192,7 +181,7 @@ def run_cycle(game, args, settings, cycle, training, previous_exact=None, pool=N
     def gate():
         if not settings.cycle.eval_games:
             return {'average': None, 'better': False}
-        better, average = evaluate_network(game, settings.cycle.eval_games, settings.search, backend=judged_on(args.backend),
+        better, average = evaluate_network(game, settings.cycle.eval_games, settings.search, backend=judged_on(backend),
                                            seed=seed, update=False, pool=pool)
         if not settings.cycle.gate:
             print('the gate is off (--no-gate): the latest network becomes the best player whatever it scored')
@@ -210,7 +199,7 @@ def run_cycle(game, args, settings, cycle, training, previous_exact=None, pool=N
             ensure_onnx(game)
             if (cycle + 1) % settings.cycle.best_every and cycle + 1 < settings.cycle.cycles:
                 return None
-            return evaluate_best_player(game, settings.search, settings.evaluation, backend=judged_on(args.backend), seed=seed,
+            return evaluate_best_player(game, settings.search, settings.evaluation, backend=judged_on(backend), seed=seed,
                                         pool=pool)
         stage('best', promote)
 
@@ -222,10 +211,9 @@ def run_cycle(game, args, settings, cycle, training, previous_exact=None, pool=N
         def judge():
             if previous_exact and 'best' not in progress:
                 return previous_exact
-            from alphazero.search.evaluator import Evaluator
             from alphazero.play.exact import exact_strength
-            network, _ = load_network(model_path(game, 'best.h5'), game, judged_on(args.backend))
-            return exact_strength(game, Evaluator(network), settings.search.sims)
+            network, _ = load_network(model_path(game, 'best.h5'), game, judged_on(backend))
+            return exact_strength(game, network, settings.search.sims)
         print(describe(stage('exact', judge)))
     return progress
 
@@ -332,8 +320,8 @@ def main():
                                                                                          games=games * window))
                 print(f'the run starts from a trained model: this cycle plays a whole window\'s games, {games * window} '
                       f'(--games {games} x --window {window})')
-            progress = run_cycle(game, args, this_cycle, cycle, training, records[-1].get('exact') if records else None,
-                                 pool)
+            progress = run_cycle(game, RunContext(args.backend, args.seed, args.device, pool), this_cycle, cycle,
+                                 training, records[-1].get('exact') if records else None)
 
             # The cycle is done: record it, redraw the charts, forget its progress
             records.append(metrics_record(progress, records[-1]['elapsed'] if records else 0.0,
@@ -358,5 +346,10 @@ def main():
         print(f'play it:    python human_play.py{flag} --text   (or usi_engine.py{flag} in a shogi GUI: docs/shogi.md)')
 
 
-if __name__ == '__main__':
+def command():
+    """The installed console command (pyproject.toml's [project.scripts]): main() with one-line errors."""
     run(main)
+
+
+if __name__ == '__main__':
+    command()

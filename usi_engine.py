@@ -18,22 +18,17 @@ import sys
 import threading
 import time
 
-import numpy as np
-
-from alphazero.search.evaluator import Evaluator
-from alphazero.search.search import search_roots
 from alphazero.cli.run import ArgumentParser, run
 from alphazero.errors import UserError
 from alphazero.engines.protocol import protocol_streams, serve
 from alphazero.game.notation import line_names
 from alphazero.game.values import centipawns
-from alphazero.cli.flags import add_backend_flag, add_level_flag, add_settai_flag, add_settings_flags, settings_of
+from alphazero.cli.flags import add_backend_flag, add_level_flag, add_settai_flag, add_settings_flags, agent_spec
 from alphazero.settings import SearchSettings
 from alphazero.game.registry import load_game
-from alphazero.play.levels import choose_level, load_playing_model
+from alphazero.play.levels import choose_level
 from alphazero.limits import MAX_SIMS, check_search, file_path, largest_search
-from alphazero.play.players import MctsPlayer, known_values, policy_choice
-from alphazero.play.settai import settai_for
+from alphazero.play.agent import load_agent
 from alphazero.cli.words import WORDS, level_text
 
 # Parameters
@@ -51,23 +46,23 @@ MATE_NODES_MOST = 10_000_000  # and for go mate infinite
 
 class UsiSession:
     """One USI conversation: the position the GUI set, the options, and the answers to each command.
-    `think(state, sims, level, stop, settai, multipv)` returns [(line, value)] for a position: the principal
-    line of a search of `sims` simulations (cut short once `stop` is set) and the next root moves up to
-    `multipv` (the MultiPV option), or at a level without simulations the policy's move, or in settai
-    mode (the Settai option, --settai) settai's move. `levels`: those the GUI may choose (the Level option), `level` the one played. A search runs
+    `agent` (alphazero/play/agent.py) analyses each position at the level played (the Level option,
+    among the agent's levels), in settai mode or not (the Settai option, --settai): the principal line
+    of a search of `sims` simulations (cut short once `stop` is set) and the next root moves up to
+    `multipv` (the MultiPV option), or at a level without simulations the policy's move. A search runs
     while the GUI is still heard (protocol.serve): stop and quit end it at once, isready is answered
     during it."""
 
-    def __init__(self, game, think, sims, log=lambda text: None, levels=(), level=None, settai=False, solver=True):
+    def __init__(self, game, agent, sims, log=lambda text: None, settai=False):
         self.game = game
         self.settai = settai         # 接待（接戦）モード: a close game, never throwing a won one
-        self.solver = solver            # df-pn before each search (--no-solver: off)
+        self.solver = agent.search.solver  # df-pn before each search (--no-solver: off)
         self.multipv = 1             # the lines each search reports (the MultiPV option)
-        self.think = think
+        self.agent = agent
         self.sims = sims
         self.log = log
-        self.levels = levels
-        self.level = level
+        self.levels = agent.levels
+        self.level = agent.level
         self.state = game.State()
         self.rate = FIRST_RATE       # simulations per second, measured
         self.held = None             # the bestmove line of a `go infinite` or `go ponder`, until stop
@@ -224,13 +219,15 @@ class UsiSession:
         if state.board.is_nyugyoku():  # a won king's entry (入玉宣言): declare it
             return [], 'bestmove win'
         started = time.perf_counter()
-        searches = self.level is None or self.level.simulations or self.settai
+        searches = self.level.simulations or self.settai
         mate = self.game.mate_line(state) if searches and self.solver and self.game.mate_line else None
         if mate:  # a forced mate df-pn proved: played without the network, as dlshogi does
             lines = [(mate, 1.0)]
         else:
             progress = self.progress(state, started)
-            lines = self.think(state, sims, self.level, self.stop, self.settai, self.multipv, progress)
+            agent = self.agent.replaced(level=self.level, settai=self.settai)
+            lines = agent.analyse(state, sims, self.stop, lambda tree, done: progress(*tree.principal_line(0), done),
+                                  self.multipv, solve=False).lines
             sims = progress.done or sims  # fewer when stopped
         seconds = max(time.perf_counter() - started, 1e-3)
         if not searches:
@@ -308,53 +305,25 @@ def parse_args(argv=None):
     return parser.parse_args(argv)
 
 
-def thinker(evaluator, search, rng, game):
-    """think(state, sims, level, stop, settai, multipv, progress) for UsiSession: [(line, value)], the
-    principal line and value of a search of `sims` simulations as `search` (SearchSettings) says, cut
-    short when the event `stop` is set (progress(line, value, simulations) hears the principal line
-    after each simulation), then the next most visited root moves with their values, up to `multipv`
-    in all; at a policy level the policy's move and the network's value; in settai mode the move of
-    settai_choice (alphazero/play/settai.py) and the network's value."""
-    def think(state, sims, level, stop=None, settai=False, multipv=1, progress=None):
-        if settai:
-            player = MctsPlayer(evaluator, search.with_sims(max(1, sims)), 0.0, rng, settai=settai_for(game), stop=stop)
-            return [([player.choose([state])[0][0]], float(evaluator([state])[1][0]))]
-        if level is not None and not level.simulations:
-            policies, values = evaluator([state])
-            return [([policy_choice(state, policies[0], level.temperature, rng)], float(values[0]))]
-        result = search_roots(evaluator, [state], search.with_sims(sims), with_lines=True, stop=stop,
-                              progress=progress and (lambda tree, done: progress(*tree.principal_line(0), done)))
-        line, value = result.lines[0]
-        if not line:  # stopped before its first simulation: the policy's most likely move
-            policies, values = evaluator([state])
-            return [([policy_choice(state, policies[0], 0.0, rng)], float(values[0]))]
-        if result.action is not None and line[:1] != [result.action[0]]:  # Gumbel chose another move
-            chosen = int(result.action[0])
-            line, value = [chosen], float(result.q[0, chosen])
-        visits = result.visits[0]
-        others = sorted((a for a in state.legal_actions() if visits[a] and a != line[0]), key=lambda a: -visits[a])
-        return [(line, value)] + [([a], float(result.q[0, a])) for a in others[:multipv - 1]]
-    return think
-
-
 def main():
     args = parse_args()
 
     lines, answers = protocol_streams()  # standard output carries USI only
 
     game = load_game(args.game)
-    model = load_playing_model(game, args.model, args.sims, args.level, SearchSettings.sims, args.backend)
-    search = settings_of(SearchSettings, args, sims=model.sims)
-    think = thinker(known_values(Evaluator(model.network, search.cache), game, search), search, np.random.default_rng(),
-                    game)
-    print(f'{ENGINE_NAME}: {game.NAME}, {model.description}, {model.sims} simulations per move at full strength '
-          f'({model.why}); playing at {level_text(model.level, WORDS["en"])}', file=sys.stderr)
-    session = UsiSession(game, think, model.level.simulations or model.sims,
-                         lambda text: print(text, file=sys.stderr, flush=True), model.levels, model.level, args.settai,
-                         search.solver)
+    agent = load_agent(game, agent_spec(args))
+    print(f'{ENGINE_NAME}: {game.NAME}, {agent.description}, {agent.sims} simulations per move at full strength '
+          f'({agent.why}); playing at {level_text(agent.level, WORDS["en"])}', file=sys.stderr)
+    session = UsiSession(game, agent, agent.level.simulations or agent.sims,
+                         lambda text: print(text, file=sys.stderr, flush=True), args.settai)
     serve(lines, answers, lambda line: ''.join(answer + '\n' for answer in session.execute(line)),
           lambda: session.finished, session.interrupt, session.at_once, session.stream_to)
 
 
-if __name__ == '__main__':
+def command():
+    """The installed console command (pyproject.toml's [project.scripts]): main() with one-line errors."""
     run(main)
+
+
+if __name__ == '__main__':
+    command()

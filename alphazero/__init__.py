@@ -7,7 +7,7 @@
     network/    the network runtimes (Keras, onnxruntime), model files, ONNX export, loading
     data/       self-play histories, training targets, the training loop's parts, run folders
     records/    game records of other programs: Othello (WTHOR, transcripts), shogi (CSA, KIF, USI)
-    play/       players, the game loop, the match runner, openings, settai, levels, Elo, the exact judge, Ray workers
+    play/       the AI player (agent.py), players, the game loop, the match runner, openings, settai, levels, Elo, the exact judge, Ray workers
     engines/    other programs over GTP and USI, and the protocol loop our engines answer with
     cli/        the command line: flags, recipes (games/NAME/recipe.py), words in two languages
 """

@@ -187,6 +187,33 @@ class CycleSettings:
     until_perfect: bool = setting(False, 'stop once the best player plays perfectly (games small enough to solve)')
 
 
+@dataclass(frozen=True)
+class Run:
+    """Everything a training run (train_cycle.py) is trained with: one settings object per purpose."""
+    network: NetworkSettings
+    search: SearchSettings
+    self_play: SelfPlaySettings
+    exploration: ExplorationSettings
+    training: TrainingSettings
+    play: PlaySettings
+    evaluation: EvaluationSettings
+    cycle: CycleSettings
+
+
+@dataclass(frozen=True)
+class RunContext:
+    """How a run runs, not what it learns: the inference backend (--backend), the random seed (--seed,
+    None: unseeded), the device (--device) and the Ray workers' pool (--workers, None: this process)."""
+    backend: str = 'auto'
+    seed: Optional[int] = None
+    device: str = 'cpu'
+    pool: object = None
+
+    def seed_of(self, step):
+        """The seed of the run's `step`th part (a cycle), None when the run is unseeded."""
+        return None if self.seed is None else self.seed + step
+
+
 def flagged(cls):
     """The fields of a settings class that are flags."""
     return [f for f in fields(cls) if f.metadata['help']]

@@ -26,9 +26,8 @@ from alphazero.limits import MAX_ENGINES, MAX_GAMES, file_path, whole_number  # 
 from alphazero.engines.players import engine_player
 from alphazero.play.loop import Player
 from alphazero.play.matches import Match, play_matches
-from alphazero.play.players import mcts_player
+from alphazero.play.agent import AgentSpec, load_agent
 from alphazero.play.openings import paired_openings
-from alphazero.settings import SearchSettings  # noqa: E402
 
 OPENING = 4  # random moves before each game, each opening played with both colours
 
@@ -44,7 +43,7 @@ class OneAtATime(Player):
 
 
 def match_seconds(game, model, engine_command, openings, parallel, sims, overlapped):
-    player = mcts_player(model, game, SearchSettings(sims=sims), 0.0)
+    player = load_agent(game, AgentSpec(model, sims))
     start = time.perf_counter()
     with engine_player(engine_command, game) as engine:
         opponent = engine if overlapped else OneAtATime(engine)

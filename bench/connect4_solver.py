@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from games.connect4 import game as connect4  # noqa: E402
 from alphazero.files import write_json  # noqa: E402
-from alphazero.play.opponents import heuristic_opponents  # noqa: E402
+from alphazero.game.opponents import heuristic_opponents  # noqa: E402
 from games.connect4.solver import Solver  # noqa: E402
 
 

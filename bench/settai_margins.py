@@ -170,7 +170,7 @@ def main():
         raise UserError('--engines-only plays only the --engine programs: give at least one --engine and no --opponent')
     fixed = [] if args.engines_only else args.opponent
     path = args.model or playing_model_path(game)
-    sims, _ = playing_sims(args.sims, path, 50)
+    sims, _ = playing_sims(args.sims, path)
     if game.determinize is not None:
         raise UserError(f'{game.NAME} hides part of the position: settai mode needs all of it')
     # The model by its contents too: a new model at the same path (a shipped one replaced) is other settings

@@ -6,7 +6,8 @@ from dataclasses import fields
 
 from alphazero.limits import engine_command, seed, whole_number
 from alphazero.network.runtimes import add_device_flag
-from alphazero.settings import flagged
+from alphazero.play.agent import AgentSpec
+from alphazero.settings import SearchSettings, flagged
 
 
 def add_settings_flags(parser, settings_class, only=None, **defaults):
@@ -47,6 +48,14 @@ def settings_of(settings_class, args, **replaced):
             value = tuple(value)
         given[item.name] = value
     return settings_class(**{**given, **replaced})
+
+
+def agent_spec(args, **replaced):
+    """The AgentSpec (alphazero/play/agent.py) of a player's flags: --model, --sims (None: load_agent
+    resolves it), --level, --settai, --backend and the search settings."""
+    given = {key: getattr(args, key) for key in ('model', 'sims', 'level', 'settai', 'backend') if hasattr(args, key)}
+    search = settings_of(SearchSettings, args, sims=args.sims or SearchSettings.sims)
+    return AgentSpec(**{**given, 'search': search, **replaced})
 
 
 def add_run_flags(parser):

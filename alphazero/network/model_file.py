@@ -6,6 +6,7 @@ from alphazero.errors import UserError
 from alphazero.files import atomic_output, check_space
 from alphazero.game.paths import model_dir
 from alphazero.game.registry import GAMES, game_flag, load_game
+from alphazero.settings import SearchSettings
 from alphazero.network.keras_setup import quiet_keras
 
 
@@ -106,11 +107,12 @@ def recorded_sims(path):
         return None
 
 
-def playing_sims(sims, path, default):
-    """(simulations, why): the --sims given, else what the model records, else `default`."""
+def playing_sims(sims, path):
+    """(simulations, why): the --sims given, else what the model records, else the book's
+    PV_EVALUATE_COUNT (SearchSettings.sims): the one place that settles a player's simulations."""
     if sims is not None:
         return sims, 'as asked'
     recorded = recorded_sims(path)
     if recorded:
         return recorded, f'as recorded in {os.path.basename(path)}'
-    return default, 'the default; the model records none'
+    return SearchSettings.sims, 'the default; the model records none'

@@ -14,7 +14,7 @@ from collections import Counter
 import numpy as np
 
 from alphazero.game.values import player_value, terminal_value
-from alphazero.play.players import MctsPlayer
+from alphazero.play.agent import Agent
 from alphazero.settings import SearchSettings
 
 RESULT_NAMES = {1: 'win', 0: 'draw', -1: 'loss'}
@@ -64,9 +64,10 @@ def games_against_perfect(game, table, player, model_first):
     return results
 
 
-def exact_strength(game, evaluator, sims, table=None):
+def exact_strength(game, network, sims, table=None):
     table = table or solve(game)
-    player = MctsPlayer(evaluator, SearchSettings(sims=sims), 0.0, np.random.default_rng(0))
+    player = Agent(game, network, SearchSettings(sims=sims, solver=False), rng=np.random.default_rng(0))
+    evaluator = player.evaluator
     positions = [state for state, _ in table.values() if not state.is_done()]
     truth = np.array([table[position_key(s)][1] for s in positions])
 

@@ -17,10 +17,6 @@ from typing import Optional
 import numpy as np
 
 from alphazero.errors import UserError
-from alphazero.game.paths import playing_model_path
-from alphazero.limits import check_search
-from alphazero.network.load import load_network
-from alphazero.network.model_file import playing_sims
 
 MIN_SEARCH = 8  # simulations: below, the book's search barely differs from its policy
 
@@ -110,29 +106,6 @@ def playing_level(model_path, sims, number=None):
     all the model's levels)."""
     levels = levels_for(model_path, sims)
     return (choose_level(levels, number) if number else full_strength(levels, sims)), levels
-
-
-@dataclass(frozen=True)
-class PlayingModel:
-    """The model that a window, a terminal or an engine plays, and how (load_playing_model)."""
-    network: object
-    description: str
-    sims: int      # simulations per move at full strength
-    why: str       # where that number comes from
-    level: Level   # the level it plays at
-    levels: list   # all the model's levels
-
-
-def load_playing_model(game, model_path, sims, level_number, default_sims, backend='auto'):
-    """The model at model_path (else the game's best model), its simulations (sims, else what the
-    model records, else default_sims) and level `level_number` of its levels (else full strength), on
-    `backend` (load_network's)."""
-    path = model_path or playing_model_path(game)
-    network, description = load_network(path, game, backend)
-    sims, why = playing_sims(sims, path, default_sims)
-    check_search(game, sims)
-    level, levels = playing_level(path, sims, level_number)
-    return PlayingModel(network, description, sims, why, level, levels)
 
 
 def fit_ratings(matches, anchor=ANCHOR, iterations=500):

@@ -1,5 +1,6 @@
 """The players behind self-play, the evaluations and the levels: the search (MctsPlayer), the policy
-alone (PolicyPlayer) and the book's functions (FunctionPlayer).
+alone (PolicyPlayer), the solver first (SolvingPlayer) and the book's functions (FunctionPlayer).
+alphazero/play/agent.py puts the first three together into the AI that plays.
 
 Each is a Player (alphazero/play/loop.py): choose(states, live_games) answers many live games at once."""
 import time
@@ -9,20 +10,12 @@ import numpy as np
 
 from alphazero.errors import UserError
 from alphazero.game.values import terminal_value
-from alphazero.network.load import load_network
 from alphazero.network.runtimes import set_margin_weight
 from alphazero.play.loop import Player
-from alphazero.play.settai import (
-    SETTAI_MIN_SIMS,
-    SettaiDrift,
-    settai_choice,
-    settai_endgame,
-    settai_for,
-)
-from alphazero.search.evaluator import Evaluator, KnownValues
+from alphazero.play.settai import SETTAI_MIN_SIMS, SettaiDrift, settai_choice, settai_endgame
 from alphazero.search.scores import searched_value, visits_to_scores
 from alphazero.search.search import search_roots
-from alphazero.settings import ExplorationSettings, SearchSettings
+from alphazero.settings import ExplorationSettings
 
 DETERMINIZATIONS = 4  # samples of the hidden information searched per move (games that have some)
 
@@ -181,19 +174,6 @@ def policy_choice(state, policy, temperature, rng):
     return int(rng.choice(legal_actions, p=scores / scores.sum()))
 
 
-def level_player(evaluator, level, rng, determinize=None, settai=None, search=SearchSettings(), stop=None,
-                 with_lines=False):
-    """The player of a level (alphazero/levels.py): its policy alone at 0 simulations, else `search`
-    at the level's simulations (in settai mode, settai_choice over searches of at least SETTAI_MIN_SIMS;
-    `with_lines`: MctsPlayer's)."""
-    if level.simulations == 0 and not settai:
-        return PolicyPlayer(evaluator, level.temperature, rng)
-    player = MctsPlayer(evaluator, search.with_sims(max(1, level.simulations)), level.temperature, rng,
-                        determinize=determinize, settai=settai, stop=stop)
-    player.with_lines = with_lines
-    return player
-
-
 class SolvingPlayer(Player):
     """`player`, after the game's solver (the contract's `solve`: Othello's last empties, Connect
     Four's solver, a forced mate; as dlshogi runs df-pn before each search): a position it settles
@@ -212,22 +192,6 @@ class SolvingPlayer(Player):
         searched = iter(self.player.choose([states[i] for i in rest], None if live_games is None else
                                            [live_games[i] for i in rest]) if rest else [])
         return [(s.line[0], s) if s is not None else next(searched) for s in settled]
-
-
-def solving(player, game, search):
-    """`player` with the game's solver first, where the game has one and `search` (SearchSettings)
-    asks for it, and the player searches (a policy level stays as it is); its search's leaves then take
-    the values the game knows (KnownValues: a mate in one)."""
-    if game.solve and search.solver and isinstance(player, MctsPlayer):
-        player.evaluator = known_values(player.evaluator, game, search)
-        return SolvingPlayer(player, game.solve)
-    return player
-
-
-def known_values(evaluator, game, search):
-    """`evaluator`, whose leaves take the values the game knows without the network (KnownValues: full
-    shogi's mate in one) where it knows some and `search` (SearchSettings) asks for the solver."""
-    return KnownValues(evaluator, game.known_value) if game.known_value and search.solver else evaluator
 
 
 class TimedPlayer(Player):
@@ -258,13 +222,3 @@ class FunctionPlayer(Player):
 
     def choose(self, states, live_games=None):
         return [(self.action_function(state), None) for state in states]
-
-
-# A search player for a model file; in a game with hidden information it searches only what it can
-# see (samples of the rest), as whenever it plays someone else
-def mcts_player(path, game, search, temperature, backend='auto', seed=None, settai=False, with_lines=False):
-    network, _ = load_network(path, game, backend)
-    player = MctsPlayer(Evaluator(network, search.cache), search, temperature, np.random.default_rng(seed),
-                        determinize=game.determinize, settai=settai_for(game, settai))
-    player.with_lines = with_lines
-    return solving(player, game, search)

@@ -26,9 +26,9 @@ from alphazero.game.registry import load_game
 from alphazero.limits import MAX_WORKERS, whole_number
 from alphazero.network.runtimes import OnnxNetwork, use_device
 from alphazero.play.matches import play_match
-from alphazero.play.players import FunctionPlayer, MctsPlayer
+from alphazero.play.agent import Agent, Style
+from alphazero.play.players import FunctionPlayer
 from alphazero.play.self_play_games import play_self_play
-from alphazero.search.evaluator import Evaluator
 
 # The code the workers run: the project folder, sent by Ray to every machine (without data and tools).
 # Ray reads these as .gitignore patterns: the leading / keeps alphazero/data and alphazero/records in
@@ -107,7 +107,7 @@ class GameWorker:
         random.seed(int(rng.integers(2 ** 32)))  # the fixed players and the deals draw from `random`
 
         def searcher(model):
-            return MctsPlayer(Evaluator(self.network_for(*model), search.cache), search, temperature, rng, determinize=game.determinize)
+            return Agent(game, self.network_for(*model), search, Style(temperature=temperature), rng)
         model, opponent_model = models
         opponent = FunctionPlayer(game.opponents()[opponent_name]) if opponent_name else searcher(opponent_model)
         try:

@@ -4,20 +4,20 @@
 # 6 rows x 7 columns; an action is a column (0-6) and the stone drops to the lowest empty row.
 # Four in a row (across, down or diagonal) wins; a full board is a draw.
 #
-# The board is a bitboard, as in fast Connect Four solvers: bit = column * 7 + height, 6 bits per
-# column plus one always-empty bit on top, so shifting a line of stones by 1 (up), 7 (across),
-# 6 or 8 (diagonals) never wraps into another column. Unlike the book, the input planes keep the
+# The board is a bitboard, as in fast Connect Four solvers (bitboard.py). Unlike the book, the input planes keep the
 # board's geometry (its reshape put squares that are not neighbours next to each other).
 
 import sys
 
 import numpy as np
 
-from alphazero.play.opponents import heuristic_opponents, random_action
+from alphazero.game.opponents import heuristic_opponents, random_action
+from alphazero.game.solved import OutOfNodes, Solved
+from games.connect4.bitboard import COLUMN_MASK, COLUMNS, FULL, HEIGHT, ROWS, SHIFTS, TOP
+from games.connect4.solver import CENTRE_FIRST, Solver
 
 # The network's view of the game
 NAME = 'connect4'
-ROWS, COLUMNS = 6, 7
 BOARD_SHAPE = (ROWS, COLUMNS)
 INPUT_SHAPE = (ROWS, COLUMNS, 2)   # channels last: side to move, opponent; row 0 is the top
 ACTION_COUNT = COLUMNS
@@ -25,13 +25,6 @@ ACTION_COUNT = COLUMNS
 TITLE = {'en': 'Connect Four', 'ja': '四目並べ'}
 STONE_COLORS, STONE_SHADES = ('red', 'yellow'), ('#E53935', '#FDD835')
 BOARD_COLOR, LINE_COLOR = '#1565C0', '#0D3C85'
-
-# Bitboard layout
-HEIGHT = ROWS + 1
-COLUMN_MASK = [((1 << ROWS) - 1) << (c * HEIGHT) for c in range(COLUMNS)]  # the squares of each column
-FULL = sum(COLUMN_MASK)                                                 # every square
-TOP = [1 << (c * HEIGHT + ROWS - 1) for c in range(COLUMNS)]          # the top square of each column
-SHIFTS = (1, HEIGHT, HEIGHT - 1, HEIGHT + 1)  # up, across, the two diagonals
 
 # The bit of each square in reading order (row 0 = top), for planes and cells
 SQUARE_BITS = np.array([c * HEIGHT + (ROWS - 1 - r) for r in range(ROWS) for c in range(COLUMNS)])
@@ -152,8 +145,6 @@ def solve(state, nodes=SOLVER_NODES):
     """The exact result for the side to move (Solved: 1 win, 0 draw, -1 loss) and its move (the
     most central that keeps it), from SOLVER_STONES stones on; None earlier, or when it takes
     more than `nodes` positions."""
-    from alphazero.game.solved import OutOfNodes, Solved
-    from games.connect4.solver import CENTRE_FIRST, Solver
     if state.is_done() or (state.pieces | state.enemy_pieces).bit_count() < SOLVER_STONES:
         return None
     try:

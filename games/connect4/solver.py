@@ -1,7 +1,7 @@
 """Connect Four's exact result, by search (beyond the book; the benchmarks and tests/games use it to
 judge positions)."""
 from alphazero.game.solved import OutOfNodes
-from games.connect4.game import COLUMN_MASK, COLUMNS, FULL, HEIGHT, ROWS
+from games.connect4.bitboard import COLUMN_MASK, COLUMNS, FULL, HEIGHT, ROWS
 
 # Pascal Pons' solver design: negamax with alpha-beta over the three results, a transposition table
 # of bounds, no move that hands the opponent an immediate win, a forced block when the opponent

@@ -8,7 +8,7 @@
 
 import numpy as np
 
-from alphazero.play.opponents import heuristic_opponents, random_action
+from alphazero.game.opponents import heuristic_opponents, random_action
 
 SIZE = 7                   # squares per side
 ROW = 5                    # stones in a row that win

@@ -14,7 +14,7 @@ import functools
 import numpy as np
 
 from alphazero.game.solved import solve_margin
-from alphazero.play.opponents import heuristic_opponents, random_action
+from alphazero.game.opponents import heuristic_opponents, random_action
 
 SIZE = 8
 

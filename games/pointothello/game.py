@@ -19,7 +19,7 @@ import sys
 import numpy as np
 
 from games.othello8 import game as othello
-from alphazero.play.opponents import alpha_beta_player, random_action
+from alphazero.game.opponents import alpha_beta_player, random_action
 
 # The network's view of the game
 NAME = 'pointothello'

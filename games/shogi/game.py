@@ -25,7 +25,7 @@ import numpy as np
 from alphazero import REPO
 from alphazero.game.notation import plain_japanese
 from alphazero.game.solved import OutOfNodes, Solved
-from alphazero.play.opponents import heuristic_opponents, mcts_action, random_action
+from alphazero.game.opponents import heuristic_opponents, mcts_action, random_action
 
 # The network's view of the game
 NAME = 'shogi'

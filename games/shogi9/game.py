@@ -30,8 +30,8 @@ except ImportError:  # the optional extra is missing: say how to install it, in 
 
 from alphazero.game.notation import plain_japanese
 from alphazero.game.solved import Solved
-from alphazero.play.opponents import random_action
-from alphazero.records.shogi import conclusion  # noqa: F401 (the end of a game as a record says it)
+from alphazero.game.opponents import random_action
+from alphazero.game.shogi_endings import conclusion  # noqa: F401 (the end of a game as a record says it)
 
 # The network's view of the game
 NAME = 'shogi9'

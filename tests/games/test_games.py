@@ -10,7 +10,7 @@ import pytest
 from alphazero.settings import SearchSettings
 from alphazero.errors import UserError
 from alphazero.game.registry import GAMES, load_game
-from alphazero.play.opponents import WIN, alpha_beta, alpha_beta_player, random_action
+from alphazero.game.opponents import WIN, alpha_beta, alpha_beta_player, random_action
 from alphazero.cli.settings import ALL_PURPOSES, read_recipe
 from references import SimpleOthello, perft
 
@@ -309,6 +309,7 @@ def test_a_human_plays_a_whole_text_game(name, capsys):
     from alphazero.network.runtimes import KerasNetwork
     from conftest import tiny_model
     from alphazero.game.notation import action_names
+    from alphazero.play.agent import Agent, Style
     from human_play import ai_action, board_text, play_text
     game = load_game(name)
     # The human types the last legal move offered, after one illegal answer
@@ -317,7 +318,7 @@ def test_a_human_plays_a_whole_text_game(name, capsys):
     def read(prompt):
         answers.append(offered(prompt))
         return 'x' if len(answers) == 1 else answers[-1][-1]
-    ai = ai_action(game, KerasNetwork(tiny_model(0, rules=game)), SearchSettings(sims=4))
+    ai = ai_action(Agent(game, KerasNetwork(tiny_model(0, rules=game)), SearchSettings(sims=4), Style(with_lines=True)))
     ended = play_text(game, ai, name == 'connect4', read)
     assert ended.is_done() and len(answers) > 3
     out = capsys.readouterr().out
@@ -392,6 +393,7 @@ def test_the_text_player_speaks_japanese_and_plays_a_level(capsys):
     from alphazero.play.levels import standard_levels
     from alphazero.cli.words import language, words
     from conftest import tiny_model
+    from alphazero.play.agent import Agent, Style
     from human_play import ai_action, parse_args, play_text
     game = load_game('connect4')
     assert language(None, {'LANG': 'ja_JP.UTF-8'}) == 'ja' and language(None, {'LANG': 'C.UTF-8'}) == 'en'
@@ -402,7 +404,7 @@ def test_the_text_player_speaks_japanese_and_plays_a_level(capsys):
     def read(prompt):
         answers.append(prompt)
         return 'x' if len(answers) == 1 else offered(prompt)[-1]
-    ai = ai_action(game, KerasNetwork(tiny_model(0, rules=game)), SearchSettings(sims=50), level=standard_levels(50)[0])
+    ai = ai_action(Agent(game, KerasNetwork(tiny_model(0, rules=game)), SearchSettings(sims=50), Style(standard_levels(50)[0])))
     ended = play_text(game, ai, True, read, said=words('ja'))
     out = capsys.readouterr().out
     assert ended.is_done() and answers[0] == 'あなたの手（a b c d e f g）: '

@@ -242,13 +242,14 @@ def test_a_human_plays_a_whole_text_game_by_move_names(capsys):
     import re
     from alphazero.network.runtimes import KerasNetwork
     from conftest import tiny_model
+    from alphazero.play.agent import Agent
     from human_play import ai_action, play_text
     asked = []
 
     def read(prompt):  # one illegal answer, then the last move offered (or the example)
         asked.append(re.search(r'\((?:for example )?(.*)\): $', prompt).group(1).split())
         return 'z9z9' if len(asked) == 1 else asked[-1][-1].lower()
-    ended = play_text(shogi, ai_action(shogi, KerasNetwork(tiny_model(0, rules=shogi)), SearchSettings(sims=4)), True, read)
+    ended = play_text(shogi, ai_action(Agent(shogi, KerasNetwork(tiny_model(0, rules=shogi)), SearchSettings(sims=4))), True, read)
     out = capsys.readouterr().out
     assert ended.is_done() and asked[0] == ['b3b2', 'a4a3', 'b4a3', 'b4c3']
     assert "'z9z9' is not a legal move here (b3b2 a4a3 b4a3 b4c3)" in out

@@ -268,12 +268,11 @@ def tiny_shogi_model(tmp_path_factory, game):
 
 
 def test_usi_session_answers_and_survives_bad_commands(game, tiny_shogi_model):
-    from alphazero.search.evaluator import Evaluator
     from alphazero.network.load import load_network
-    from usi_engine import UsiSession, thinker
+    from alphazero.play.agent import Agent
+    from usi_engine import UsiSession
     network, _ = load_network(tiny_shogi_model, game)
-    think = thinker(Evaluator(network), SearchSettings(), np.random.default_rng(0), game)
-    session = UsiSession(game, think, sims=8)
+    session = UsiSession(game, Agent(game, network, rng=np.random.default_rng(0)), sims=8)
     assert session.execute('usi')[-1] == 'usiok' and session.execute('isready') == ['readyok']
     assert session.execute('setoption name USI_Hash value 256') == []
     assert session.execute('setoption name Simulations value 6') == [] and session.sims == 6
@@ -309,11 +308,13 @@ def test_usi_levels_and_search_options(game, tiny_shogi_model):
     from alphazero.search.evaluator import Evaluator
     from alphazero.network.load import load_network
     from alphazero.play.levels import standard_levels
-    from usi_engine import UsiSession, parse_args, thinker
+    from alphazero.play.agent import Agent, Style
+    from usi_engine import UsiSession, parse_args
     network, _ = load_network(tiny_shogi_model, game)
     levels = standard_levels(40)
-    session = UsiSession(game, thinker(Evaluator(network), SearchSettings(), np.random.default_rng(0), game), 40,
-                         levels=levels, level=levels[3])
+    agent = Agent(game, network, SearchSettings(sims=40), Style(levels[3]), rng=np.random.default_rng(0))
+    agent.levels = levels
+    session = UsiSession(game, agent, 40)
     assert 'option name Level type spin default 4 min 1 max 5' in session.execute('usi')
     assert session.execute('setoption name Level value 3') == [] and (session.level.number, session.sims) == (3, 10)
     info, best = session.execute('go btime 0 wtime 0 byoyomi 1000')
@@ -326,8 +327,8 @@ def test_usi_levels_and_search_options(game, tiny_shogi_model):
     for bad in ('setoption name Level value 6', 'setoption name Level value two', 'setoption name Level'):
         assert session.execute(bad)[0].startswith('info string setoption: Level is a whole number from 1 to 5')
     assert session.level.number == 2
-    gumbel = thinker(Evaluator(network), SearchSettings(gumbel=4), np.random.default_rng(0), game)
-    [(line, value)] = gumbel(game.State(), 8, None)
+    gumbel = Agent(game, network, SearchSettings(gumbel=4), rng=np.random.default_rng(0))
+    [(line, value)] = gumbel.analyse(game.State(), 8, solve=False).lines
     assert line[0] in game.State().legal_actions() and -1 <= value <= 1
     # MultiPV: the principal line first, then the next most visited root moves, each with its score
     assert session.execute('setoption name MultiPV value 3') == [] and 'max 20' in session.execute('usi')[-2]
@@ -346,7 +347,7 @@ def test_usi_levels_and_search_options(game, tiny_shogi_model):
     session.execute('position startpos moves 7g7f 3c3d')
     info, best = session.execute('go nodes 2')
     assert best.split()[1] in [game.action_name(session.state, a) for a in session.state.legal_actions()]
-    assert parse_args(['--settai']).settai and 'option name Settai type check default true' in UsiSession(game, None, 1, settai=True).execute('usi')
+    assert parse_args(['--settai']).settai and 'option name Settai type check default true' in UsiSession(game, agent, 1, settai=True).execute('usi')
 
 
 def test_our_usi_engine_plays_fairy_stockfish(game, tiny_shogi_model, fairy_stockfish):
@@ -414,8 +415,9 @@ def test_a_human_plays_full_shogi_in_the_terminal_in_japanese(game, capsys):
     from alphazero.cli.words import words
     from human_play import ai_action, play_text
     keras.utils.set_random_seed(0)
-    ai = ai_action(game, KerasNetwork(build_network(game, NetworkSettings('resnet', filters=4, blocks=1))),
-                   SearchSettings(sims=2))
+    from alphazero.play.agent import Agent, Style
+    ai = ai_action(Agent(game, KerasNetwork(build_network(game, NetworkSettings('resnet', filters=4, blocks=1))),
+                         SearchSettings(sims=2), Style(with_lines=True)))
     typed = []
 
     def read(prompt):  # a bad answer, ７六歩 in Japanese, 待った, ７六歩 again, then the prompt's example
@@ -489,7 +491,8 @@ def test_games_are_saved_as_kif_that_shogihome_and_our_reader_read(game, tmp_pat
     records with (the same moves, and the same ending)."""
     import json
     from alphazero.records.read import read_records
-    from alphazero.records.shogi import conclusion, write_kif
+    from alphazero.game.shogi_endings import conclusion
+    from alphazero.records.shogi import write_kif
     from conftest import run_node
     shuffle = [game.State()]
     for move in '5i5h 5a5b 5h5i 5b5a'.split() * 3:
@@ -565,11 +568,11 @@ def test_the_usi_engine_never_misses_a_mate_df_pn_finds_and_answers_go_mate(game
     generated mate-in-one and 20 mate-in-three positions (cshogi's mate functions), with an untrained
     network, every move begins the mate. go mate answers checkmate with a mating line, nomate, or
     timeout; stop ends it."""
-    from alphazero.search.evaluator import Evaluator
     from alphazero.network.load import load_network
-    from usi_engine import UsiSession, thinker
+    from alphazero.play.agent import Agent
+    from usi_engine import UsiSession
     network, _ = load_network(tiny_shogi_model, game)
-    session = UsiSession(game, thinker(Evaluator(network), SearchSettings(), np.random.default_rng(0), game), 8)
+    session = UsiSession(game, Agent(game, network, rng=np.random.default_rng(0)), 8)
     for plies in (1, 3):
         for state in mate_positions(game, 20, plies, seed=plies):
             session.execute(f'position {state.usi_position()}')
@@ -590,15 +593,16 @@ def test_the_usi_engine_never_misses_a_mate_df_pn_finds_and_answers_go_mate(game
 
 
 def test_players_look_for_a_mate_before_they_search(game, tiny_shogi_model):
-    """solving(): a searching player plays the mates df-pn proves and searches the other positions, all
-    in one batched choice; --no-solver, a policy level or a game without a solver leave it as it is."""
+    """An agent's player plays the mates df-pn proves and searches the other positions, all in one
+    batched choice; --no-solver, a policy level or a game without a solver leave the solver out."""
     from alphazero.search.evaluator import Evaluator
     from alphazero.network.load import load_network
+    from alphazero.play.agent import Agent, Style
     from alphazero.play.levels import Level
-    from alphazero.play.players import SolvingPlayer, level_player, solving
+    from alphazero.play.players import MctsPlayer, PolicyPlayer, SolvingPlayer
     network, _ = load_network(tiny_shogi_model, game)
-    searcher = level_player(Evaluator(network), Level(4, 4, 0.0), np.random.default_rng(0))
-    player = solving(searcher, game, SearchSettings())
+    agent = Agent(game, network, style=Style(Level(4, 4, 0.0)), rng=np.random.default_rng(0))
+    player, searcher = agent.player, agent.player.player
     mates = mate_positions(game, 10, 1, seed=5)
     states = [game.State(), *mates, game.State().next(game.State().legal_actions()[0])]
     choices = player.choose(states)
@@ -612,11 +616,11 @@ def test_players_look_for_a_mate_before_they_search(game, tiny_shogi_model):
     _, values = searcher.evaluator(quiet)
     assert list(values[:-1]) == [1.0] * (len(quiet) - 1)
     assert values[-1] == pytest.approx(Evaluator(network)([game.State()])[1][0], abs=1e-5)  # batches round alike
-    plain = level_player(Evaluator(network), Level(4, 4, 0.0), np.random.default_rng(0))
-    assert solving(plain, game, SearchSettings(solver=False)) is plain and not isinstance(plain.evaluator, KnownValues)
-    policy_level = level_player(Evaluator(network), Level(1, 0, 1.0), np.random.default_rng(0))
-    assert solving(policy_level, game, SearchSettings()) is policy_level
-    assert solving(plain, load_game('gomoku'), SearchSettings()) is plain
+    plain = agent.replaced(search=SearchSettings(solver=False)).player
+    assert isinstance(plain, MctsPlayer) and not isinstance(plain.evaluator, KnownValues)
+    assert isinstance(agent.replaced(level=Level(1, 0, 1.0)).player, PolicyPlayer)
+    gomoku = load_game('gomoku')
+    assert isinstance(Agent(gomoku, network, style=Style(Level(4, 4, 0.0))).player, MctsPlayer)  # no solver to ask
 
 
 def test_kif_keeps_the_ais_evaluations_as_shogihome_writes_them(game, tmp_path):

@@ -111,21 +111,21 @@ def test_players_play_what_the_solver_proves_and_say_it(capsys):
     """A searching player (an untrained network) plays the solver's move in Othello's last empties, and
     searches the opening; human_play's AI says the exact result after its move."""
     from alphazero.play.levels import Level
-    from alphazero.play.players import SolvingPlayer, level_player, solving
+    from alphazero.play.agent import Agent, Style
+    from alphazero.play.players import SolvingPlayer
     from alphazero.network.runtimes import KerasNetwork
-    from alphazero.search.evaluator import Evaluator
     from alphazero.settings import SearchSettings
     from conftest import tiny_model
     from human_play import ai_action, play_text
     game, rng = load_game('othello8'), np.random.default_rng(3)
     network = KerasNetwork(tiny_model(0, rules=game))
-    player = solving(level_player(Evaluator(network), Level(4, 8, 0.0), rng), game, SearchSettings())
+    player = Agent(game, network, style=Style(Level(4, 8, 0.0)), rng=rng).player
     states = [random_endgame(game, 8, rng)[0] for _ in range(6)] + [game.State()]
     choices = player.choose(states)
     assert isinstance(player, SolvingPlayer) and not isinstance(choices[-1][1], Solved)
     for state, (action, solved) in zip(states[:-1], choices):
         assert action == solved.line[0] and -plain_margin(state.next(action), game.heuristic) == solved.margin
-    next_action = ai_action(game, network, SearchSettings(sims=4))
+    next_action = ai_action(Agent(game, network, SearchSettings(sims=4)))
     assert next_action(states[0]) == choices[0][0] and next_action.solved == choices[0][1]
     next_action(game.State())
     assert next_action.solved is None

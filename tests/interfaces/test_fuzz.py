@@ -336,8 +336,9 @@ sfen_text = st.lists(st.one_of(st.sampled_from(SFEN_WORDS), st.text(alphabet='12
 def test_usi_positions_from_anything(text):
     """`position sfen ...` with generated text: the position is set or one info string says why;
     the process never dies (run in a child, since cshogi would abort it)."""
-    code = ('import sys; from alphazero.game.registry import load_game; from usi_engine import UsiSession; '
-            'session = UsiSession(load_game("shogi9"), None, 1); '
+    code = ('import sys; from alphazero.game.registry import load_game; from alphazero.play.agent import Agent; '
+            'from usi_engine import UsiSession; '
+            'session = UsiSession(load_game("shogi9"), Agent(load_game("shogi9"), None), 1); '  # no network: no search
             'print(session.execute(sys.stdin.read()))')
     result = subprocess.run([sys.executable, '-c', code], input='position sfen ' + text, capture_output=True,
                             text=True, cwd=REPO, timeout=60)
@@ -373,9 +374,9 @@ USI_NETWORK = []
 
 def usi_session():
     """A UsiSession on a tiny untrained network (built once), 2 simulations unless told otherwise."""
-    from alphazero.search.evaluator import Evaluator
-    from alphazero.settings import NetworkSettings, SearchSettings
-    from usi_engine import UsiSession, thinker
+    from alphazero.settings import NetworkSettings
+    from alphazero.play.agent import Agent
+    from usi_engine import UsiSession
     game = load_game('shogi9')
     if not USI_NETWORK:
         import keras
@@ -384,6 +385,8 @@ def usi_session():
         keras.utils.set_random_seed(0)
         USI_NETWORK.append(KerasNetwork(build_network(game, NetworkSettings('resnet', filters=4, blocks=1))))
 
-    think = thinker(Evaluator(USI_NETWORK[0]), SearchSettings(), np.random.default_rng(0), game)
-    return UsiSession(game, lambda state, count, level, stop, settai, multipv, progress=None:
-                      think(state, min(count, 16), level, stop, settai, multipv, progress), 2)
+
+    class SmallAgent(Agent):  # searches of at most 16 simulations, whatever a generated go asks for
+        def analyse(self, state, sims=None, *args, **kwargs):
+            return super().analyse(state, min(sims or 16, 16), *args, **kwargs)
+    return UsiSession(game, SmallAgent(game, USI_NETWORK[0], rng=np.random.default_rng(0)), 2)

@@ -178,7 +178,7 @@ def test_progress_of_games_that_end_together_counts_their_moves(monkeypatch):
 
     import alphazero.play.loop as loop
     import game
-    from alphazero.play.opponents import random_action
+    from alphazero.game.opponents import random_action
     from alphazero.play.players import FunctionPlayer
     clock = iter(range(0, 10_000, 2))  # each look at the clock: two seconds later
     monkeypatch.setattr(loop.time, 'monotonic', lambda: next(clock))

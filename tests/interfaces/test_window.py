@@ -8,6 +8,7 @@ import time
 import pytest
 
 from alphazero.settings import SearchSettings
+from alphazero.play.agent import Agent
 from alphazero.game.registry import load_game
 from alphazero.cli.words import words
 from conftest import need, tiny_model
@@ -43,7 +44,7 @@ def test_the_window_speaks_the_players_language_and_plays(display, monkeypatch, 
     import human_play
     from alphazero.network.runtimes import KerasNetwork
     game = load_game('othello6')
-    ai = human_play.ai_action(game, KerasNetwork(tiny_model(0, rules=game)), SearchSettings(sims=2))
+    ai = human_play.ai_action(Agent(game, KerasNetwork(tiny_model(0, rules=game)), SearchSettings(sims=2)))
     seen = {}
 
     def open_window(frame):  # the window, driven here instead of by a person

@@ -9,7 +9,7 @@ from conftest import run_script
 STRIP = '''
 import numpy as np
 
-from alphazero.play.opponents import random_action
+from alphazero.game.opponents import random_action
 
 NAME = 'strip'
 TITLE = {'en': 'Three on a strip', 'ja': '一列三目'}

@@ -125,7 +125,7 @@ def test_evaluations_on_workers_score_as_in_one_process(workdir, monkeypatch):
         again = evaluate_network(connect4, 6, SearchSettings(sims=4), temperature=1.0, seed=3, update=False,
                                   pool=workers)
         # Every game on the workers: the learner does not load the network itself
-        monkeypatch.setattr(stage, 'mcts_player', lambda *args: pytest.fail('the network was loaded locally'))
+        monkeypatch.setattr(stage, 'load_agent', lambda *args: pytest.fail('the network was loaded locally'))
         scores = evaluate_best_player(connect4, SearchSettings(sims=4), EvaluationSettings(games=4, opening=2, exact=False),
                                       seed=3, pool=workers)
     assert 0 <= average <= 1 and again == (better, average)          # reproducible with the seed

@@ -13,7 +13,8 @@ from alphazero.errors import UserError
 from alphazero.network.model_file import save_model
 from alphazero.network.runtimes import KerasNetwork
 from alphazero.play.levels import (Level, choose_level, fit_ratings, full_strength, levels_for, read_ladder, standard_levels)
-from alphazero.play.players import MctsPlayer, PolicyPlayer, level_player
+from alphazero.play.agent import Agent
+from alphazero.play.players import MctsPlayer, PolicyPlayer
 from alphazero.play.settai import Settai
 from alphazero.engines.players import opponent_name
 from alphazero.cli.words import level_text, words
@@ -144,12 +145,13 @@ def test_the_policy_levels_play_the_policy(network):
 
 
 def test_each_level_gets_its_player(network):
-    rng = np.random.default_rng(0)
-    assert isinstance(level_player(Evaluator(network), Level(1, 0, 1.0), rng), PolicyPlayer)
-    searcher = level_player(Evaluator(network), Level(3, 25, 0.0), rng)
+    import game
+    agent = Agent(game, network)
+    assert isinstance(agent.replaced(level=Level(1, 0, 1.0)).player, PolicyPlayer)
+    searcher = agent.replaced(level=Level(3, 25, 0.0)).player
     assert isinstance(searcher, MctsPlayer) and searcher.settings.sims == 25 and searcher.temperature == 0
     # Settai mode searches every move, whatever the level
-    assert level_player(Evaluator(network), Level(1, 0, 1.0), rng, settai=Settai()).settai
+    assert isinstance(agent.replaced(level=Level(1, 0, 1.0), settai=True).player.settai, Settai)
 
 
 def test_opponents_are_named_for_people():
@@ -328,6 +330,6 @@ def test_the_ladder_plays_each_search_level_after_the_solver_as_the_programs_do(
     with pytest.raises(KeyboardInterrupt):
         evaluate_levels.measure_levels(connect4, 'c4.h5', 8, seed=1)
     players = {name: player for pair in met for name, player in zip(pair, met[pair])}
-    assert isinstance(players['level 1'], PolicyPlayer) and isinstance(players['level 2'], PolicyPlayer)
-    assert all(isinstance(players[f'level {n}'], SolvingPlayer) for n in (3, 4))
-    assert players['level 3'].player.settings.sims == 8 and players['level 4'].player.settings.sims == 32
+    assert isinstance(players['level 1'].player, PolicyPlayer) and isinstance(players['level 2'].player, PolicyPlayer)
+    assert all(isinstance(players[f'level {n}'].player, SolvingPlayer) for n in (3, 4))
+    assert players['level 3'].player.player.settings.sims == 8 and players['level 4'].player.player.settings.sims == 32

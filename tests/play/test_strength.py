@@ -47,7 +47,7 @@ def test_perfect_player_draws_with_itself_and_beats_a_random_player(table):
 
 
 def test_exact_strength_of_a_real_network(table):
-    strength = exact_strength(game, Evaluator(KerasNetwork(tiny_model())), 30, table)
+    strength = exact_strength(game, KerasNetwork(tiny_model()), 30, table)
     assert strength['positions'] == 4520
     assert 0 < strength['optimal_move_accuracy'] < 1 and 0 <= strength['value_accuracy'] <= 1
     assert sum(strength['vs_perfect_first'].values()) > 0 and sum(strength['vs_perfect_second'].values()) > 0

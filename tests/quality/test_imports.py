@@ -5,6 +5,8 @@ import ast
 import glob
 import os
 
+import pytest
+
 from conftest import REPO
 
 # From the bottom up: a module may import its own wing and the wings before it
@@ -15,9 +17,9 @@ BASE = ('alphazero', 'alphazero.errors', 'alphazero.files', 'alphazero.limits', 
 LAZY = {'ray', 'cshogi', 'jax', 'jax2onnx', 'tensorflow', 'keras', 'tf2onnx', 'onnx', 'onnxruntime', 'h5py'}
 
 
-def modules():
+def modules(folder='alphazero'):
     found = {}
-    for path in glob.glob(os.path.join(REPO, 'alphazero', '**', '*.py'), recursive=True):
+    for path in glob.glob(os.path.join(REPO, folder, '**', '*.py'), recursive=True):
         name = os.path.relpath(path, REPO)[:-3].replace(os.sep, '.').removesuffix('.__init__')
         with open(path, encoding='utf-8') as f:
             found[name] = ast.parse(f.read())
@@ -50,8 +52,9 @@ def test_wings_import_only_their_own_or_lower_wings():
     assert not upward, upward
 
 
-def test_no_import_circle():
-    found = modules()
+@pytest.mark.parametrize('folder', ['alphazero', 'games'])
+def test_no_import_circle(folder):
+    found = modules(folder)
     graph = {name: {other for other, _ in imported(tree) if other in found} for name, tree in found.items()}
     state = {}
 
@@ -71,3 +74,11 @@ def test_imports_inside_functions_are_only_of_lazy_libraries():
     hidden = [f'{name}: {other}' for name, tree in modules().items() for other, top in imported(tree)
               if not top and other.split('.')[0] not in LAZY]
     assert not hidden, hidden
+
+
+def test_games_import_only_the_base_and_the_game_wing():
+    """A game is rules and a contract: it may use the package's base and game wing, never the players,
+    records or engines built on top of games."""
+    upward = [f'{name} imports {other}' for name, tree in modules('games').items() for other, _ in imported(tree)
+              if other.startswith('alphazero') and wing(other) not in ('base', 'game')]
+    assert not upward, upward

@@ -12,6 +12,7 @@ from alphazero.settings import SearchSettings
 from alphazero.search.gumbel import (completed_q, considered_visit_sequence, gumbel_choice, gumbel_logits, gumbel_target, mixed_value)
 from alphazero.game.registry import load_game, sample_positions
 from alphazero.network.runtimes import KerasNetwork
+from alphazero.play.agent import Agent
 from alphazero.play.players import MctsPlayer
 from conftest import random_endgame, state_from, tiny_model
 import game
@@ -120,7 +121,7 @@ def test_the_players_take_the_search_options(network, workdir):
     args = human_play.parse_args(['--text', '--gumbel', '4', '--no-cache'])
     search_settings = settings_of(SearchSettings, args, sims=12)
     assert search_settings == SearchSettings(sims=12, gumbel=4, cache=False)
-    action = human_play.ai_action(game, network, search_settings)
+    action = human_play.ai_action(Agent(game, network, search_settings))
     state = game.State()
     assert action(state) in state.legal_actions()
     assert settings_of(SearchSettings, gtp_engine.parse_args(['--gumbel', '8'])).gumbel == 8
