@@ -53,8 +53,7 @@ def mean(points):
 
 # Play the best player against every opponent and engine; returns {name: {'all', 'first', 'second':
 # average point, 'wins', 'draws', 'losses', 'elo', ...}} and, for a solvable game, {'exact': ...}.
-# Beyond the book: `search` (SearchSettings; sims None: what the model records) says how the best
-# player searches and `evaluation` (EvaluationSettings) what it plays; path: the model file (None:
+# Beyond the book: `search` (SearchSettings) says how the best player searches and `evaluation` (EvaluationSettings) what it plays; path: the model file (None:
 # the game's best); kept: a file that keeps each game's points as the game ends, so that the same
 # call after a stop plays only the rest
 def evaluate_best_player(game=None, search=SearchSettings(), evaluation=EvaluationSettings(), *, backend='auto',
@@ -63,10 +62,6 @@ def evaluate_best_player(game=None, search=SearchSettings(), evaluation=Evaluati
     fixed = {name: action for name, action in game.opponents().items()
              if evaluation.opponents is None or name in evaluation.opponents}
     path = path or playing_model_path(game)
-    if search.sims is None:
-        sims, why = playing_sims(None, path)
-        search = search.with_sims(sims)
-        print(f'the best player searches {sims} simulations per move ({why})')
     games, engines = evaluation.games, evaluation.engines
     engine_games = evaluation.engine_games if engines else 0
 
@@ -232,9 +227,11 @@ def main():
     use_device(args.device)
     evaluation = settings_of(EvaluationSettings, args, engines=tuple(args.engine), versus=tuple(args.versus),
                              opponents=None if args.opponents is None else tuple(args.opponents))
+    sims, why = playing_sims(args.sims, args.model or playing_model_path(game))
+    print(f'the best player searches {sims} simulations per move ({why})')
     with worker_pool(args) or contextlib.nullcontext() as pool:
-        evaluate_best_player(game, settings_of(SearchSettings, args), evaluation, backend=args.backend, seed=args.seed,
-                             pool=pool, path=args.model, kept=args.keep)
+        evaluate_best_player(game, settings_of(SearchSettings, args, sims=sims), evaluation, backend=args.backend,
+                             seed=args.seed, pool=pool, path=args.model, kept=args.keep)
 
 
 def command():

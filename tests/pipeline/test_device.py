@@ -40,13 +40,6 @@ sys.meta_path.insert(0, NotInstalled())
 WITHOUT_TENSORFLOW = without('tensorflow')
 
 
-def run_script_without(package, backend, script, *argv, cwd):
-    script = os.path.join(REPO, script)
-    code = without(package) + (f'import runpy\nsys.argv = {[script, *argv]!r}\n'
-                                f'runpy.run_path({script!r}, run_name="__main__")\n')
-    return run_on_backend(backend, '-c', code, cwd=cwd)
-
-
 def test_a_gpu_session_that_fell_back_to_the_cpu_is_refused(monkeypatch):
     # onnxruntime without CUDA (or with CUDA's libraries missing) quietly runs a CUDA session on the CPU
     monkeypatch.setattr(runtimes, 'device', 'gpu')
@@ -78,34 +71,50 @@ def test_the_search_on_keras_says_it_needs_tensorflow_on_another_backend(tmp_pat
     assert os.listdir(tmp_path) == ['runs'] and sorted(os.listdir(model)) == ['.run.lock', 'best.h5']  # and its lock
 
 
-@pytest.mark.parametrize('game, network', [
-    ('tictactoe', ['--filters', '8', '--blocks', '1']),
-    ('othello8', ['--network', 'resnet', '--filters', '8', '--blocks', '1', '--margin-head']),
-    ('shogi', ['--network', 'transformer', '--width', '16', '--layers', '1', '--heads', '2'])])
-def test_keras_on_jax_exports_without_tensorflow_what_tensorflow_computes(tmp_path, game, network):
-    # The model made and exported on JAX (jax2onnx), with TensorFlow hidden
-    for argv in (['dual_network.py', '--game', game, *network], ['export.py', '--game', game]):
-        result = run_script_without('tensorflow', 'jax', *argv, cwd=tmp_path)
-        assert result.returncode == 0, result.stderr[-2000:]
-    assert 'wrote' in result.stdout and 'tensorflow' not in result.stderr.lower()
+# Each network's head, and the margin head, on three boards
+MODELS_ON_JAX = [('tictactoe', ['--filters', '8', '--blocks', '1']),
+                 ('othello8', ['--network', 'resnet', '--filters', '8', '--blocks', '1', '--margin-head']),
+                 ('shogi', ['--network', 'transformer', '--width', '16', '--layers', '1', '--heads', '2'])]
 
-    # Its ONNX file gives what Keras on TensorFlow computes from the same .h5 file
-    rules = load_game(game)
-    h5_path = str(tmp_path / model_path(rules, 'best.h5'))
-    planes = np.stack([state.planes() for state in sample_positions(rules, 16, seed=5)])
-    expected = runtimes.KerasNetwork(load_model(h5_path, rules), traced=False).outputs(planes)
-    exported = runtimes.OnnxNetwork(os.path.splitext(h5_path)[0] + '.onnx')
-    assert onnx_is_current(exported.path, h5_path)
-    assert exported.has_margin == ('--margin-head' in network)
-    for actual, wanted in zip(exported.outputs(planes), expected):
-        if wanted is not None:
-            np.testing.assert_allclose(actual, wanted, atol=1e-4)
+
+def run_scripts_without(package, backend, runs, cwd):
+    """Several scripts (each [script, *argv]) run one after another in one process with `package`
+    hidden, as if each were run from the command line (JAX starts once, not once per script)."""
+    code = without(package) + 'import runpy\n'
+    for script, *argv in runs:
+        path = os.path.join(REPO, script)
+        code += f'sys.argv = {[path, *argv]!r}\nrunpy.run_path({path!r}, run_name="__main__")\n'
+    return run_on_backend(backend, '-c', code, cwd=cwd)
+
+
+def test_keras_on_jax_exports_without_tensorflow_what_tensorflow_computes(tmp_path):
+    # The models made and exported on JAX (jax2onnx), with TensorFlow hidden
+    runs = [run for game, network in MODELS_ON_JAX
+            for run in (['dual_network.py', '--game', game, *network], ['export.py', '--game', game])]
+    result = run_scripts_without('tensorflow', 'jax', runs, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.count('created') == result.stdout.count('wrote') == len(MODELS_ON_JAX)
+    assert 'tensorflow' not in result.stderr.lower()
+
+    # Each ONNX file gives what Keras on TensorFlow computes from the same .h5 file
+    for game, network in MODELS_ON_JAX:
+        rules = load_game(game)
+        h5_path = str(tmp_path / model_path(rules, 'best.h5'))
+        planes = np.stack([state.planes() for state in sample_positions(rules, 16, seed=5)])
+        expected = runtimes.KerasNetwork(load_model(h5_path, rules), traced=False).outputs(planes)
+        exported = runtimes.OnnxNetwork(os.path.splitext(h5_path)[0] + '.onnx')
+        assert onnx_is_current(exported.path, h5_path)
+        assert exported.has_margin == ('--margin-head' in network)
+        for actual, wanted in zip(exported.outputs(planes), expected):
+            if wanted is not None:
+                np.testing.assert_allclose(actual, wanted, atol=1e-4)
 
 
 def test_train_cycle_runs_on_keras_with_jax_without_tensorflow(tmp_path):
     # The book's gated cycle: the latest model's evaluation runs on its conversion in memory
-    result = run_script_without('tensorflow', 'jax', 'train_cycle.py', '--cycles', '2', '--games', '2', '--sims', '2',
-                                '--epochs', '1', '--filters', '4', '--blocks', '1', '--best-games', '2', cwd=tmp_path)
+    result = run_scripts_without('tensorflow', 'jax', [['train_cycle.py', '--cycles', '2', '--games', '2', '--sims', '2',
+                                                        '--epochs', '1', '--filters', '4', '--blocks', '1',
+                                                        '--best-games', '2']], cwd=tmp_path)
     assert result.returncode == 0, result.stderr[-2000:]
     metrics = (tmp_path / 'model' / 'metrics.jsonl').read_text().splitlines()
     assert len(metrics) == 2 and all('"gate_score": 0.5' in line for line in metrics)
@@ -115,7 +124,7 @@ def test_train_cycle_runs_on_keras_with_jax_without_tensorflow(tmp_path):
 
 def test_keras_on_jax_without_jax_says_how_to_install_it(tmp_path):
     shutil.copy(pretrained_path(load_game('othello8'), 'best.h5'), tmp_path / 'best.h5')
-    result = run_script_without('jax', 'jax', 'export.py', 'best.h5', '--game', 'othello8', cwd=tmp_path)
+    result = run_scripts_without('jax', 'jax', [['export.py', 'best.h5', '--game', 'othello8']], cwd=tmp_path)
     lines = result.stderr.strip().splitlines()
     assert result.returncode == 2 and len(lines) == 1, result.stderr[-2000:]
     assert lines[0] == ('error: KERAS_BACKEND=jax: JAX is not installed; install it with WITH_JAX=1 bash setup.sh '

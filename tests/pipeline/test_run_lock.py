@@ -47,10 +47,19 @@ def test_a_second_run_in_the_same_folder_stops_at_once_and_the_first_goes_on(wor
 
 
 def test_the_same_process_may_hold_its_folder_twice(tiny_best):
-    # The stages of one train_cycle.py run each take the folder they already hold
-    from alphazero.data.run_folder import hold_run_folder
+    # The stages of one train_cycle.py run each take the folder they already hold, and hold it still
+    from alphazero.data.run_folder import HELD, LOCK_NAME, hold_run_folder
     from alphazero.game.registry import load_game
     game = load_game('tictactoe')
     hold_run_folder(game)
     hold_run_folder(game)
-    save_model(tiny_model(), 'model/best.h5')
+    lock = os.path.abspath(os.path.join('model', LOCK_NAME))
+    assert lock in HELD and open(lock).read().startswith(f'process {os.getpid()} ')
+    try:
+        other = subprocess.run([sys.executable, '-c', 'import game; from alphazero.data.run_folder import '
+                                'hold_run_folder; hold_run_folder(game)'], capture_output=True, text=True,
+                               env={**os.environ, 'PYTHONPATH': REPO}, timeout=60)
+        assert other.returncode != 0 and f'is in use by process {os.getpid()} ' in other.stderr
+        save_model(tiny_model(), 'model/best.h5')
+    finally:
+        HELD.pop(lock).close()  # the lock of this test's folder dies with the test

@@ -126,12 +126,16 @@ def test_evaluations_on_workers_score_as_in_one_process(workdir, monkeypatch):
                                   pool=workers)
         # Every game on the workers: the learner does not load the network itself
         monkeypatch.setattr(stage, 'load_agent', lambda *args: pytest.fail('the network was loaded locally'))
-        scores = evaluate_best_player(connect4, SearchSettings(sims=4), EvaluationSettings(games=4, opening=2, exact=False),
-                                      seed=3, pool=workers)
+        scores, scores_again = (evaluate_best_player(connect4, SearchSettings(sims=4),
+                                                     EvaluationSettings(games=4, opening=2, exact=False), seed=3,
+                                                     pool=workers) for _ in range(2))
     assert 0 <= average <= 1 and again == (better, average)          # reproducible with the seed
+    assert scores == scores_again
     assert (workdir / 'runs' / 'connect4' / 'model' / 'latest.onnx').exists()
-    assert set(scores) == set(connect4.opponents()) and all(s['games'] == 4 for s in scores.values())
-    assert scores['VS_Random']['all'] >= 0
+    assert set(scores) == set(connect4.opponents())
+    for s in scores.values():  # four games each, their points adding up to the score
+        assert s['games'] == s['wins'] + s['draws'] + s['losses'] == 4
+        assert s['all'] == (s['wins'] + s['draws'] / 2) / 4 and s['first'] + s['second'] == 2 * s['all']
 
 
 def test_a_missing_model_is_one_line_on_workers_too(workdir):
