@@ -14,6 +14,7 @@ sys.path.insert(0, REPO)
 os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
 
 import game  # noqa: E402
+from forked import run_python  # noqa: E402
 
 
 def need(available, what, how):
@@ -86,12 +87,12 @@ def stop_play_games(module, monkeypatch, stop_after, played):
     monkeypatch.setattr(module, 'play_games', play_games)
 
 
-def run_script(name, *args, cwd, timeout=600, env=None, input=None):
-    """Run a stage script of the repository as a user would, in `cwd`, with `input` typed (else no
-    input), and `env`, when given, added to the environment."""
-    return subprocess.run([sys.executable, os.path.join(REPO, name), *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout, input=input, stdin=None if input is not None else subprocess.DEVNULL,
-                          env={**os.environ, **(env or {})})
+def run_script(name, *args, cwd, timeout=600, env=None, input=None, fresh=False):
+    """Run a stage script of the repository as a user would, as a process of its own, in `cwd`, with
+    `input` typed (else no input), and `env`, when given, added to the environment; forked from a
+    process that has imported TensorFlow already (tests/forked.py), or in a fresh interpreter with
+    `fresh` (a test of what the script prints while it starts)."""
+    return run_python([os.path.join(REPO, name), *args], cwd, {**os.environ, **(env or {})}, input, timeout, fresh)
 
 
 def state_from(mine, theirs):

@@ -54,6 +54,7 @@ def test_winning_squares_are_the_moves_that_win():
             assert bool(winning & square) == after.is_lose()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize('seed', [2, 3])
 def test_every_move_result_equals_minimax(seed):
     solver = Solver()

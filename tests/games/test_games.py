@@ -304,6 +304,7 @@ def offered(prompt):
     return listed.split()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize('name', ['connect4', 'othello6', 'pointothello', 'gomoku'])
 def test_a_human_plays_a_whole_text_game(name, capsys):
     from alphazero.network.runtimes import KerasNetwork

@@ -162,6 +162,7 @@ def test_evaluations_deal_each_sequence_twice_with_colours_swapped():
     assert [g.state.sequence for g in played] == [s.sequence for s in starts]
 
 
+@pytest.mark.slow
 def test_self_play_peeks_only_when_allowed(workdir):
     from alphazero.data.history import read_history
     from alphazero.network.model_file import save_model

@@ -2,6 +2,8 @@
 疑問手 by the thresholds, each with the search's line; in the terminal with human_play.py --review."""
 import re
 
+import pytest
+
 from alphazero.game.registry import load_game
 from alphazero.play.review import BAD_MOVE, DUBIOUS_MOVE, mark_moves
 from conftest import run_script
@@ -34,6 +36,7 @@ def test_moves_are_marked_by_the_fall_of_the_movers_expected_score():
     assert [(m.ply, m.bad) for m in mark_moves(states, actions, lambda t: t % 2 == 0, analyse)] == [(2, False)]
 
 
+@pytest.mark.slow
 def test_the_terminal_reviews_a_finished_game(tiny_best):
     """human_play.py --text --review on a tic-tac-toe game to its end: the review's header, then each
     marked move with its fall and the AI's line, or the line saying none was marked."""

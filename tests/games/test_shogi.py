@@ -71,6 +71,7 @@ def decode(state, action):
     return ('move', (source % 3, source // 3), to)
 
 
+@pytest.mark.slow
 def test_the_rules_agree_with_the_simple_implementation_over_random_games():
     rng = random.Random(1)
     results = {'lose': 0, 'draw': 0}
@@ -238,6 +239,7 @@ def test_alpha_beta_takes_the_lion_when_it_can(depth):
     assert shogi.opponents()[f'VS_AlphaBeta{depth}'](state) == 7 * 11 + 1   # the lion takes the lion
 
 
+@pytest.mark.slow
 def test_a_human_plays_a_whole_text_game_by_move_names(capsys):
     import re
     from alphazero.network.runtimes import KerasNetwork

@@ -367,6 +367,7 @@ def test_our_usi_engine_plays_fairy_stockfish(game, tiny_shogi_model, fairy_stoc
     assert results[0].opening == results[1].opening  # the same opening once with each colour
 
 
+@pytest.mark.slow
 def test_make_records_and_train_on_them(workdir, fairy_stockfish):
     """make_records.py --game shogi9 with Fairy-Stockfish writes CSA and USI files that
     train_records.py reads and trains a token Transformer on, exported to ONNX."""
@@ -680,6 +681,7 @@ def test_evaluate_best_player_writes_its_games_as_kif_with_evaluations(game, wor
         assert len(games) + len(problems) == 1
 
 
+@pytest.mark.slow
 def test_make_records_goes_on_after_a_kill_to_the_same_games(game, workdir, fairy_stockfish):
     """make_records keeps each game as it ends: with the file cut as a kill leaves it (a game's line
     half written), the same call plays only the games it lacks and returns what a whole run

@@ -53,6 +53,7 @@ class Engine:
         return time.monotonic() - start
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(importlib.util.find_spec('cshogi') is None and not os.environ.get('CI'), reason='cshogi missing')
 def test_usi_stop_isready_and_quit_are_heard_during_a_search_of_any_size(workdir):
     engine = Engine(workdir, 'usi_engine.py')
@@ -82,6 +83,7 @@ def test_usi_stop_isready_and_quit_are_heard_during_a_search_of_any_size(workdir
     assert engine.quit_within(1) < 1 + 0.5 and engine.process.returncode == 0
 
 
+@pytest.mark.slow
 def test_gtp_quit_ends_a_genmove_search_at_once(workdir):
     engine = Engine(workdir, 'gtp_engine.py', '--game', 'othello8', '--sims', '1000000')
     engine.send('0 name')

@@ -35,6 +35,7 @@ def test_model_for_another_board_is_refused_with_the_expected_shapes(workdir):
     assert '--game' not in message  # no game takes 4 x 4 planes
 
 
+@pytest.mark.slow
 def test_a_model_of_another_game_names_the_game_it_fits(workdir):
     from alphazero.game.registry import load_game
     othello8 = load_game('othello8')
@@ -57,6 +58,7 @@ def test_damaged_model_file_is_reported_by_name(workdir, content):
     assert 'python dual_network.py' in str(error.value)
 
 
+@pytest.mark.slow
 def test_damaged_model_through_the_command_line_has_no_traceback(workdir):
     os.makedirs('model')
     with open('model/best.h5', 'w') as f:
@@ -168,6 +170,7 @@ def test_an_onnx_model_plays_where_an_h5_does(tiny_best):
     assert 'AI: exported.onnx on onnxruntime' in result.stderr and 'Traceback' not in result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize('argv', [['evaluate_network.py'], ['human_play.py', '--text', '--game', 'connect4', '--model', 'model/best.h5'],
                                   ['gtp_engine.py', '--model', 'nothere.onnx'], ['self_play.py', '--sims', '0'],
                                   ['train_network.py'],
@@ -181,6 +184,7 @@ def test_errors_are_one_short_line(tiny_best, argv):
     assert result.returncode == 2 and len(lines) == 1 and lines[0].startswith('error: ') and len(lines[0]) <= 220, lines
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize('model, said', [
     ('nothere.h5', 'error: nothere.h5 がありません: tictactoe のモデル（best.h5、または export.py が書き出す best.onnx）を指定してください。'),
     ('model', 'error: model はフォルダーです。中のモデルのファイル（たとえば model/best.h5）を指定してください。'),

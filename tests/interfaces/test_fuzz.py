@@ -117,6 +117,7 @@ def run_engine(tmp_path):
                             stderr=subprocess.PIPE)
 
 
+@pytest.mark.slow
 def test_gtp_input_rules_carriage_returns_tabs_delete_and_ids(tmp_path):
     engine = run_engine(tmp_path)
     lines = b'1 na\rme\r\n2\tversion\n\x7fname\n\xd9\xa3 name\n\n  \t\n3 play b\x01lack a1\n4 quit\n'
@@ -126,6 +127,7 @@ def test_gtp_input_rules_carriage_returns_tabs_delete_and_ids(tmp_path):
                                                   '? unknown command', '=3', '=4']
 
 
+@pytest.mark.slow
 def test_the_engine_exits_quietly_when_its_reader_goes_away(tmp_path):
     engine = run_engine(tmp_path)
     engine.stdout.close()  # the GUI stops reading
@@ -330,6 +332,7 @@ sfen_text = st.lists(st.one_of(st.sampled_from(SFEN_WORDS), st.text(alphabet='12
                                                                          max_size=60)), max_size=8).map(' '.join)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(importlib.util.find_spec('cshogi') is None and not os.environ.get('CI'), reason='cshogi missing')
 @fuzz
 @given(text=sfen_text)

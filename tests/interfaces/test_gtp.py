@@ -130,6 +130,7 @@ def ask(engine, command):
     return '\n'.join(lines)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize('name', GTP_GAMES)
 def test_the_engine_plays_whole_games_as_a_subprocess(name, tmp_path):
     game = load_game(name)
@@ -184,6 +185,7 @@ def test_the_engine_plays_whole_games_as_a_subprocess(name, tmp_path):
     assert 'Traceback' not in stderr and 'simulations per move' in stderr
 
 
+@pytest.mark.slow
 def test_bytes_that_are_not_text_get_an_error_answer(tmp_path):
     result = subprocess.run([sys.executable, os.path.join(REPO, 'gtp_engine.py'), '--game', 'tictactoe', '--model',
                              write_tiny_model(tmp_path, 'tictactoe')], input=b'\xff\xfe\nplay black \xc3(\nquit\n',
@@ -311,6 +313,7 @@ def test_grhino_gives_each_game_its_own_process_from_one_call_to_the_next(rhino,
     assert all(played.state.is_done() for played in first + second)
 
 
+@pytest.mark.slow
 def test_a_short_match_against_grhino(tiny_othello8, rhino):
     from evaluate_best_player import evaluate_best_player
     from alphazero.settings import EvaluationSettings, SearchSettings
@@ -355,6 +358,7 @@ def tiny_othello8(workdir):
     return workdir
 
 
+@pytest.mark.slow
 def test_our_engine_as_an_opponent_through_the_command_line(workdir):
     """train_cycle.py with --engine: our own engine (tic-tac-toe's names) is met, recorded and charted,
     in the cycles --best-every asks for (and the last); the gate games are left out (--eval-games 0)."""
@@ -372,6 +376,7 @@ def test_our_engine_as_an_opponent_through_the_command_line(workdir):
     assert (workdir / 'model' / 'chart_gate.png').exists()
 
 
+@pytest.mark.slow
 def test_a_broken_engine_on_the_command_line_gives_one_line(tiny_othello8, tmp_path):
     from conftest import run_script
     result = run_script('evaluate_best_player.py', '--game', 'othello8', '--games', '1', '--sims', '2',
@@ -406,6 +411,7 @@ def analysis_until(engine, command, seconds, then):
     return analysis_lines('=' + answer)
 
 
+@pytest.mark.slow
 def test_the_engine_streams_its_analysis_until_the_next_command(tiny_othello8):
     """lz-analyze every 0.1 s through our GTP client: lines of candidate moves (each a legal move, with
     its visits, a win rate and prior in ten-thousandths and a line of legal moves starting with it),
@@ -433,6 +439,7 @@ def test_the_engine_streams_its_analysis_until_the_next_command(tiny_othello8):
         engine.close()
 
 
+@pytest.mark.slow
 def test_a_solved_endgame_is_played_and_analysed_exactly(tiny_othello8):
     """With 6 empties the engine's analysis is the solver's (checked by plain minimax in
     test_solvers.py): one line, the best move with the exact result's win rate, KataGo's scoreLead

@@ -14,8 +14,9 @@ from conftest import REPO, run_script, tiny_model
 matplotlib.use('Agg')
 
 
+@pytest.mark.slow
 def test_tensorflow_start_up_notices_are_not_shown(workdir):
-    result = run_script('dual_network.py', '--filters', '8', '--blocks', '1', cwd=workdir)
+    result = run_script('dual_network.py', '--filters', '8', '--blocks', '1', cwd=workdir, fresh=True)
     assert result.returncode == 0, result.stderr
     assert 'absl::InitializeLog' not in result.stderr and 'oneDNN' not in result.stderr
     assert 'created model/best.h5' in result.stdout
@@ -54,6 +55,7 @@ def test_play_web_refuses_a_port_out_of_range_in_one_line(workdir, port):
                                                   '(play_web.py --help lists the flags)']
 
 
+@pytest.mark.slow
 def test_one_game_match_reports_only_the_side_played(tiny_best):
     result = run_script('evaluate_best_player.py', '--games', '1', '--sims', '4', cwd='.')
     assert result.returncode == 0, result.stderr[-2000:]
@@ -61,6 +63,7 @@ def test_one_game_match_reports_only_the_side_played(tiny_best):
     assert lines and all('(as first ' in line and 'second' not in line and 'None' not in line for line in lines)
 
 
+@pytest.mark.slow
 def test_players_search_with_the_simulations_the_model_records(workdir):
     save_model(tiny_model(), 'model/best.h5', sims=37)
     assert recorded_sims('model/best.h5') == 37
@@ -88,6 +91,7 @@ def test_export_carries_the_recorded_simulations(workdir):
     assert recorded_sims('model/best.onnx') is None
 
 
+@pytest.mark.slow
 def test_exporting_every_cycle_does_not_make_tensorflow_warn_of_retracing(workdir, caplog):
     from export import export
     for _ in range(6):  # TensorFlow warns from the fifth trace of one function on
@@ -131,6 +135,7 @@ def test_strength_chart_counts_wrong_positions_on_a_log_scale():
     pyplot.close('all')
 
 
+@pytest.mark.slow
 def test_evaluate_best_player_plays_only_the_opponents_named(tiny_best):
     result = run_script('evaluate_best_player.py', '--games', '2', '--sims', '2', '--opponent', 'random',
                         '--opponent', 'VS_MCTS', cwd='.')
@@ -142,6 +147,7 @@ def test_evaluate_best_player_plays_only_the_opponents_named(tiny_best):
     assert result.stderr.strip() == 'error: --opponent alphabeta9: tictactoe has the opponents random, alphabeta, mcts (or none)'
 
 
+@pytest.mark.slow
 def test_evaluate_best_player_evaluates_the_model_given(tiny_best):
     os.rename('model/best.h5', 'other.h5')   # no best.h5 of its own: without --model the shipped one would play
     result = run_script('evaluate_best_player.py', '--model', 'other.h5', '--games', '2', '--sims', '2',

@@ -7,6 +7,7 @@ import shutil
 import sys
 
 import numpy as np
+import pytest
 
 from alphazero.game.registry import load_game
 from alphazero.game.notation import action_names
@@ -203,6 +204,7 @@ def solved_vectors():
     return vectors
 
 
+@pytest.mark.slow
 def test_javascript_rules_encoding_and_search_equal_pythons(tmp_path):
     vectors = {'rules': {name: shogi9_vectors() if name == 'shogi9' else rules_vectors(load_game(name)) for name in GAMES},
                'names': {name: action_names(load_game(name)) for name in GAMES if name not in ('shogi', 'shogi9')},
@@ -251,6 +253,7 @@ def keep_screenshot(path, name):
     shutil.copy(path, os.path.join(folder, name))
 
 
+@pytest.mark.slow
 def test_a_game_in_the_browser_against_a_real_exported_model(tiny_best, workdir):
     from export import export
     export('model/best.h5')
@@ -261,6 +264,7 @@ def test_a_game_in_the_browser_against_a_real_exported_model(tiny_best, workdir)
     keep_screenshot(workdir / 'play.png', 'tictactoe.png')
 
 
+@pytest.mark.slow
 def test_the_page_speaks_japanese_and_english_and_shows_coordinates(tiny_best, workdir):
     from export import export
     export('model/best.h5')
@@ -269,6 +273,7 @@ def test_the_page_speaks_japanese_and_english_and_shows_coordinates(tiny_best, w
     keep_screenshot(workdir / 'languages-ja.png', 'tictactoe-ja.png')
 
 
+@pytest.mark.slow
 def test_one_server_serves_every_game_and_the_page_picks_them(tiny_best, workdir):
     from export import export
     export('model/best.h5')
@@ -280,12 +285,14 @@ def test_one_server_serves_every_game_and_the_page_picks_them(tiny_best, workdir
     assert all(f'GET /model/{name}.onnx' in log for name in GAMES)
 
 
+@pytest.mark.slow
 def test_a_game_is_saved_as_text_and_loaded_again(workdir):
     tiny_exported_model('othello8', 2)
     result, _ = browse(workdir, 'record', '--game', 'othello8')
     assert re.search(r'saved and loaded ([a-h][1-8]){6,}; refused: "z9" is not a legal move after 1 moves', result.stdout)
 
 
+@pytest.mark.slow
 def test_a_finished_game_is_reviewed_move_by_move(tiny_best, workdir):
     from export import export
     export('model/best.h5')
@@ -294,6 +301,7 @@ def test_a_finished_game_is_reviewed_move_by_move(tiny_best, workdir):
     keep_screenshot(workdir / 'review.png', 'tictactoe-review.png')
 
 
+@pytest.mark.slow
 def test_levels_with_their_elo_the_adaptive_level_and_settai_mode(tiny_best, workdir):
     from dataclasses import asdict
     from alphazero.play.levels import standard_levels
@@ -308,24 +316,28 @@ def test_levels_with_their_elo_the_adaptive_level_and_settai_mode(tiny_best, wor
     assert re.search(r'levels 4; Your rating: \d+ \(1 games\); settai answered', result.stdout)
 
 
+@pytest.mark.slow
 def test_othello_on_a_phone_sized_screen(workdir):
     tiny_exported_model('othello8', 8)
     result, _ = browse(workdir, 'othello', '--game', 'othello8')
     assert re.search(r'played to \d+ discs \(\d+-\d+\); the board is \d+ px wide', result.stdout)
 
 
+@pytest.mark.slow
 def test_a_whole_point_othello_game_in_the_browser(workdir):
     tiny_exported_model('pointothello', 4)
     result, _ = browse(workdir, 'points', '--game', 'pointothello')
     assert re.search(r'played \d+ moves: (You win|You lose|Draw) \(-?\d+ to -?\d+\)', result.stdout)
 
 
+@pytest.mark.slow
 def test_a_whole_shogi_game_in_the_browser(workdir):
     tiny_exported_model('shogi', 4)
     result, _ = browse(workdir, 'shogi', '--game', 'shogi')
     assert re.search(r'played \d+ moves \(\d+ drops\): (You win|You lose|Draw)', result.stdout)
 
 
+@pytest.mark.slow
 def test_full_shogi_in_the_browser_in_japanese_saved_as_kif(workdir):
     """A game of full shogi on the page (clicks, promotions asked, drops, a take-back), saved as a
     .kifu file that tsshogi (ShogiHome's library) reads, line for line what write_kif writes for the
@@ -355,6 +367,7 @@ def test_full_shogi_in_the_browser_in_japanese_saved_as_kif(workdir):
         re.fullmatch(r'\*#評価値=-?\d+|\*#読み筋=[▲△].+', c) for c in comments), comments
 
 
+@pytest.mark.slow
 def test_othellos_last_empties_are_solved_on_the_page(workdir):
     """A game loaded with 9 empty squares left: the page's estimate is the exact final margin that
     games/othello8's solve gives for the position the human then has to move in."""
@@ -368,6 +381,7 @@ def test_othellos_last_empties_are_solved_on_the_page(workdir):
     assert replay(game, moves)[1].cells().count(0) <= 9
 
 
+@pytest.mark.slow
 def test_a_missing_model_is_explained_on_the_page_and_in_the_log(workdir):
     result, log = browse(workdir, 'error', '--game', 'othello6', '--model', 'gone.onnx')
     assert 'gone.onnx not found' in result.stdout

@@ -3,6 +3,8 @@ here a throwaway one outside the clone on Python's path, is found by the registr
 trains and plays it with no edit anywhere else."""
 import json
 
+import pytest
+
 from conftest import run_script
 
 # Three in a row on a strip of five squares: a game small enough to write here in full
@@ -72,6 +74,7 @@ cycle = dict(cycles=1, gate=False, eval_games=0, best_games=4)
 '''
 
 
+@pytest.mark.slow
 def test_a_new_game_folder_is_found_trained_and_played_with_no_edit_elsewhere(workdir, tmp_path):
     folder = tmp_path / 'my-games' / 'games' / 'strip'
     folder.mkdir(parents=True)

@@ -47,6 +47,7 @@ def test_a_gpu_session_that_fell_back_to_the_cpu_is_refused(monkeypatch):
         runtimes.OnnxNetwork(pretrained_path(load_game('othello8'), 'best.onnx'))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize('backend, installed, outcome', [('tensorflow', True, 'loaded'), ('jax', True, 'loaded'),
                                                          ('jax', False, 'not loaded'), ('tensorflow', False, 'error')])
 def test_keras_needs_tensorflow_only_on_the_tensorflow_backend(tmp_path, backend, installed, outcome):
@@ -87,6 +88,7 @@ def run_scripts_without(package, backend, runs, cwd):
     return run_on_backend(backend, '-c', code, cwd=cwd)
 
 
+@pytest.mark.slow
 def test_keras_on_jax_exports_without_tensorflow_what_tensorflow_computes(tmp_path):
     # The models made and exported on JAX (jax2onnx), with TensorFlow hidden
     runs = [run for game, network in MODELS_ON_JAX
@@ -110,6 +112,7 @@ def test_keras_on_jax_exports_without_tensorflow_what_tensorflow_computes(tmp_pa
                 np.testing.assert_allclose(actual, wanted, atol=1e-4)
 
 
+@pytest.mark.slow
 def test_train_cycle_runs_on_keras_with_jax_without_tensorflow(tmp_path):
     # The book's gated cycle: the latest model's evaluation runs on its conversion in memory
     result = run_scripts_without('tensorflow', 'jax', [['train_cycle.py', '--cycles', '2', '--games', '2', '--sims', '2',

@@ -4,6 +4,7 @@ import re
 import types
 
 import numpy as np
+import pytest
 
 import game
 from alphazero.network.model_file import recorded_sims, save_model
@@ -12,6 +13,7 @@ from alphazero.network.runtimes import OnnxNetwork
 from conftest import run_script, tiny_model
 
 
+@pytest.mark.slow
 def test_the_student_learns_what_it_is_shown():
     from distill import agreement, train_student
     from alphazero.network.runtimes import KerasNetwork
@@ -29,6 +31,7 @@ def test_the_student_learns_what_it_is_shown():
     assert agreement(KerasNetwork(student), position, policy) > 0.8
 
 
+@pytest.mark.slow
 def test_distill_writes_a_student_and_measures_it_against_its_teacher(workdir):
     save_model(tiny_model(filters=16, blocks=2), 'model/best.h5')
     result = run_script('distill.py', '--teacher', 'model/best.h5', '--games', '20', '--sims', '8', '--epochs', '2',
@@ -48,6 +51,7 @@ def test_distill_writes_a_student_and_measures_it_against_its_teacher(workdir):
     assert all((workdir / path).exists() for _, path in played), played
 
 
+@pytest.mark.slow
 def test_the_teacher_plays_as_the_self_play_flags_say(workdir):
     # The search and exploration flags reach the teacher's self-play
     save_model(tiny_model(filters=16, blocks=2), 'model/best.h5')

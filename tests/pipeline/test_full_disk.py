@@ -55,6 +55,7 @@ def test_each_kind_of_write_is_one_line_and_leaves_the_file_before_it(workdir, m
     assert [p.name for p in workdir.rglob('*') if '.tmp' in p.name] == []
 
 
+@pytest.mark.slow
 def test_a_run_that_fills_the_disk_stops_in_one_line_and_resumes(workdir, tmp_path):
     (tmp_path / 'hooks').mkdir()
     (tmp_path / 'hooks' / 'sitecustomize.py').write_text(FULL_DISK)

@@ -16,6 +16,7 @@ from alphazero.network.runtimes import OnnxNetwork
 from conftest import REPO, run_script
 
 
+@pytest.mark.slow
 def test_export_writes_a_current_int8_twin_that_plays(tiny_best):
     """export.py --int8 on the book's model: the twin's line of agreement, the twin loads with
     --backend int8 and plays legal moves in a game; a new best.h5 makes it stale, and it says so."""
@@ -84,6 +85,7 @@ def test_a_first_convolution_that_int8_spoils_stays_float32(tmp_path):
         assert 'its first convolution stays float32' in describe_check(check)
 
 
+@pytest.mark.slow
 def test_self_play_on_int8_quantizes_when_the_model_changed(tiny_best):
     result = run_script('self_play.py', '--backend', 'int8', '--games', '2', '--sims', '4', cwd='.', timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]

@@ -15,8 +15,10 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from conftest import REPO, tiny_model
+from forked import run_python
 
 # A real run, made to kill itself with SIGKILL just before or after the first rename to a path
 # that matches the pattern (KILL_WHEN and KILL_AT in the environment)
@@ -61,9 +63,10 @@ def start(folder):
 
 
 def run(folder, when=None, at=None):
+    killer = folder.parent / 'killer.py'
+    killer.write_text(KILLER)
     environment = dict(os.environ, KILL_WHEN=when or 'never', KILL_AT=at or '$^')
-    return subprocess.run([sys.executable, '-c', KILLER, *FLAGS], cwd=folder, env=environment, capture_output=True,
-                          text=True, timeout=600, stdin=subprocess.DEVNULL)
+    return run_python([str(killer), *FLAGS], folder, environment)
 
 
 def files(folder):
@@ -72,6 +75,7 @@ def files(folder):
     return sorted(re.sub(STAMP, 'STAMP.npz', name) for name in names)
 
 
+@pytest.mark.slow
 def test_a_run_killed_at_every_kind_of_moment_ends_as_an_uninterrupted_one(tmp_path):
     from alphazero.network.model_file import save_model
     save_model(tiny_model(), str(tmp_path / 'best.h5'))

@@ -49,6 +49,7 @@ def test_the_pairs_cover_every_game_and_every_network():
     assert all(sum(network == n for _, n in PAIRS) >= 2 for network in NETWORKS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize('name, network', PAIRS)
 def test_every_network_trains_exports_and_reloads(name, network, workdir):
     import keras
@@ -98,6 +99,7 @@ def test_the_replay_sampler_draws_the_asked_number_in_valid_symmetries(name):
     assert len(used) > 1  # a random symmetry per sample, not always the same
 
 
+@pytest.mark.slow
 def test_training_keeps_its_compiled_model_and_starts_each_cycle_from_best(workdir):
     import keras
     game = load_game('connect4')
@@ -114,6 +116,7 @@ def test_training_keeps_its_compiled_model_and_starts_each_cycle_from_best(workd
     assert second['loss'] == pytest.approx(first['loss'], rel=1e-4)
 
 
+@pytest.mark.slow
 def test_a_smaller_learning_rate_moves_the_weights_less(workdir):
     import keras
     game = load_game('connect4')
@@ -150,6 +153,7 @@ def test_onnxruntime_uses_only_the_cpus_the_process_may_use():
     assert network.session.get_session_options().intra_op_num_threads == 1
 
 
+@pytest.mark.slow
 def test_records_stay_in_the_training_data_beside_self_play(workdir):
     """--records: each stage trains on the self-play window and on positions drawn from the records,
     --records-share of the whole; the flags of train_cycle.py carry the files (repeatable) and the share."""

@@ -7,9 +7,12 @@ import sys
 import tarfile
 import tomllib
 
+import pytest
+
 from conftest import REPO
 
 
+@pytest.mark.slow
 def test_the_package_installs_into_an_empty_venv_and_plays_from_anywhere(tmp_path):
     # The checkout's files as git sees them, copied: a build writes build/ and *.egg-info beside its source
     source = tmp_path / 'source'

@@ -90,6 +90,7 @@ def test_self_play_writes_a_history_file_that_loads_without_pickle(tiny_best):
     assert history_sims(path) == 8  # the search that made the data, for the model trained on it
 
 
+@pytest.mark.slow
 def test_a_trained_model_records_the_search_it_plays_with(tiny_best):
     self_play(plays=SelfPlaySettings(games=2), search=SearchSettings(sims=8), seed=1)
     train_network(training=TrainingSettings(epochs=1))
@@ -98,6 +99,7 @@ def test_a_trained_model_records_the_search_it_plays_with(tiny_best):
     assert recorded_sims('model/latest.h5') == 300
 
 
+@pytest.mark.slow
 def test_training_lowers_the_loss_on_fixed_data(tiny_best):
     rng = np.random.default_rng(0)
     states = [game.State()]
@@ -158,6 +160,7 @@ def test_onnx_export_matches_keras(tiny_best):
     assert isinstance(load_network('model/best.h5', game)[0], KerasNetwork)
 
 
+@pytest.mark.slow
 def test_a_model_copied_to_another_name_is_converted_once(tiny_best, monkeypatch):
     # The book's cycle on JAX converts latest.h5 to search with it, then exports its copy best.h5
     from alphazero.network import onnx_export
@@ -177,6 +180,7 @@ def test_a_model_copied_to_another_name_is_converted_once(tiny_best, monkeypatch
     assert len(conversions) == 2 and onnx_is_current('model/best.onnx', 'model/best.h5')
 
 
+@pytest.mark.slow
 def test_a_stopped_evaluation_goes_on_from_the_games_it_kept(tiny_best, workdir, monkeypatch, capsys):
     """--keep FILE: each game's points go into FILE as the game ends; the same command after a stop
     plays only the games FILE lacks, other settings start afresh, and a finished FILE is printed again."""
@@ -230,6 +234,7 @@ def test_a_kept_file_that_is_not_a_measurement_or_is_an_input_is_refused(tiny_be
     assert result.returncode == 2 and 'is an input of this command' in result.stderr
 
 
+@pytest.mark.slow
 def test_train_cycle_end_to_end(workdir):
     from alphazero.game.paths import PRETRAINED_DIR
     from conftest import tree_digest
@@ -270,6 +275,7 @@ def test_train_cycle_end_to_end(workdir):
     assert tree_digest(PRETRAINED_DIR) == shipped
 
 
+@pytest.mark.slow
 def test_train_cycle_starts_a_new_run_from_a_trained_model(workdir, monkeypatch, capsys):
     from games.connect4 import game as connect4
     from alphazero.cli.run import run

@@ -40,6 +40,7 @@ def test_your_own_model_comes_first(shipped, capsys):
     assert capsys.readouterr().err == ''
 
 
+@pytest.mark.slow
 def test_the_book_api_example_of_the_docs_plays_the_shipped_othello_model(workdir):
     import re
     import subprocess

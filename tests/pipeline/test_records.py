@@ -92,6 +92,7 @@ def test_train_records_refuses_bad_input_in_one_line(workdir):
         assert result.returncode == 2 and result.stderr.strip().splitlines()[-1].startswith(message), result.stderr
 
 
+@pytest.mark.slow
 def test_supervised_training_learns_the_moves_of_a_player(workdir, capsys):
     # A player who always turns over the most discs: the 8-plane encoding shows that count, so a
     # tiny network can learn it; the validation games measure how well
@@ -119,6 +120,7 @@ def test_supervised_training_learns_the_moves_of_a_player(workdir, capsys):
     assert f'{total}/{total} [' in err
 
 
+@pytest.mark.slow
 def test_training_on_records_goes_on_where_it_was_stopped(workdir, monkeypatch):
     """Killed after the checkpoint of its first epoch, and again after one in the middle of its
     second, the same run goes on each time from there (the model and its optimizer as they were, the
@@ -169,6 +171,7 @@ def test_training_on_records_goes_on_where_it_was_stopped(workdir, monkeypatch):
     assert checkpoints() == []
 
 
+@pytest.mark.slow
 def test_a_smaller_learning_rate_changes_the_trained_model_less(workdir):
     """--from-best with --learning-rate: the records train the model further by smaller steps, so
     its weights move less than at the default rate from the same start, the same games and seed."""
@@ -246,6 +249,7 @@ def test_value_accuracy_asks_whether_the_sign_names_the_winner():
     assert measure(model_saying([0.9, -0.9, 0.1, 0.5]), othello8, data)['policy_accuracy'] == 1
 
 
+@pytest.mark.slow
 def test_an_epoch_visits_every_position_once_and_full_shogi_keeps_them_packed(monkeypatch):
     """train_epoch's batches: every position exactly once in an epoch; full shogi's records are kept
     as 32-byte packed positions whose planes, made a batch at a time, are the positions' own."""

@@ -6,6 +6,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from conftest import REPO, run_script, tiny_model
 from alphazero.network.model_file import save_model
 
@@ -17,6 +19,7 @@ def wait_for(condition, seconds=120):
         time.sleep(0.2)
 
 
+@pytest.mark.slow
 def test_a_second_run_in_the_same_folder_stops_at_once_and_the_first_goes_on(workdir):
     lock = workdir / 'model' / '.run.lock'
     first = subprocess.Popen([sys.executable, os.path.join(REPO, 'train_cycle.py'), '--cycles', '50', '--games', '4',

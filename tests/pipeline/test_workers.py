@@ -50,6 +50,7 @@ def pool(onnx_model):
         yield workers
 
 
+@pytest.mark.slow
 def test_the_same_seed_and_workers_play_the_same_games(pool, onnx_model):
     first, counts = pool.self_play(connect4, onnx_model, SelfPlaySettings(games=6), SEARCH, EXPLORATION, seed=5)
     again, _ = pool.self_play(connect4, onnx_model, SelfPlaySettings(games=6), SEARCH, EXPLORATION, seed=5)
@@ -72,6 +73,7 @@ class Bar:
         self.shown.append((self.n, int(text.split()[0])))
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_stage_has_its_games_replayed_by_another(onnx_model, monkeypatch):
     from alphazero.play import workers as module
     from alphazero.play.workers import WorkerPool
@@ -99,6 +101,7 @@ def test_a_worker_killed_mid_stage_has_its_games_replayed_by_another(onnx_model,
     assert bar.n == 8
 
 
+@pytest.mark.slow
 def test_self_play_script_with_workers_writes_a_history_file(workdir):
     need_ray()
     save_model(tiny_model(0, rules=connect4), model_path(connect4, 'best.h5'))
@@ -111,6 +114,7 @@ def test_self_play_script_with_workers_writes_a_history_file(workdir):
     assert 'Ray cluster' not in result.stderr and 'ignored by default' not in result.stderr  # Ray's notes to no one
 
 
+@pytest.mark.slow
 def test_evaluations_on_workers_score_as_in_one_process(workdir, monkeypatch):
     need_ray()
     import evaluate_best_player as stage
@@ -138,6 +142,7 @@ def test_evaluations_on_workers_score_as_in_one_process(workdir, monkeypatch):
         assert s['all'] == (s['wins'] + s['draws'] / 2) / 4 and s['first'] + s['second'] == 2 * s['all']
 
 
+@pytest.mark.slow
 def test_a_missing_model_is_one_line_on_workers_too(workdir):
     need_ray()
     from conftest import run_script

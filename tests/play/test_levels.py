@@ -163,6 +163,7 @@ def test_opponents_are_named_for_people():
     assert opponent_name('gnugo --mode gtp') == 'gnugo --mode gtp'
 
 
+@pytest.mark.slow
 def test_evaluate_levels_writes_a_ladder_the_players_read(tiny_best, workdir, monkeypatch):
     import sys
     from evaluate_levels import main
@@ -236,6 +237,7 @@ def test_evaluate_levels_refuses_a_model_json_it_cannot_write_into_before_playin
     assert (workdir / 'model' / 'model.json').read_text() == existing  # left as it was
 
 
+@pytest.mark.slow
 def test_a_stopped_ladder_goes_on_from_the_games_it_kept(tiny_best, workdir, monkeypatch, capsys):
     import sys
     import evaluate_levels

@@ -43,6 +43,7 @@ def test_margin_targets_are_each_movers_final_margin():
             state = state.next(action)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize('network', NETWORKS)
 def test_every_network_gets_a_margin_output_that_exports_and_trains(network, workdir):
     import keras

@@ -26,6 +26,7 @@ def table():
     return solve(game)
 
 
+@pytest.mark.slow
 def test_solver_reaches_every_position_and_agrees_with_alpha_beta(table):
     assert len(table) == 5478  # all legal tic-tac-toe positions
     assert table[position_key(game.State())][1] == 0
@@ -46,6 +47,7 @@ def test_perfect_player_draws_with_itself_and_beats_a_random_player(table):
     assert results['loss'] > 0 and not results['win']
 
 
+@pytest.mark.slow
 def test_exact_strength_of_a_real_network(table):
     strength = exact_strength(game, KerasNetwork(tiny_model()), 30, table)
     assert strength['positions'] == 4520
@@ -86,6 +88,7 @@ def cycle_command(*extra):
             '--epochs', '2', '--filters', '8', '--blocks', '1', '--eval-games', '2', '--best-games', '2', *extra]
 
 
+@pytest.mark.slow
 def test_a_killed_run_resumes_where_it_stopped(workdir):
     # Kill the run as soon as cycle 0 has finished its self-play stage
     process = subprocess.Popen(cycle_command(), cwd=workdir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -3,6 +3,8 @@ copy of it that could drift."""
 import os
 import runpy
 
+import pytest
+
 from alphazero.game.registry import load_game
 from conftest import REPO
 
@@ -11,6 +13,7 @@ def bench(name):
     return runpy.run_path(os.path.join(REPO, 'bench', f'{name}.py'))
 
 
+@pytest.mark.slow
 def test_bench_games_times_the_network_of_the_games_recipe():
     rate, network = bench('bench_games')['network_rate'](load_game('connect4'), 1)
     assert network == 'resnet: 5 blocks, 64 filters'  # games/connect4/recipe.py
@@ -24,6 +27,7 @@ def test_bench_workers_plays_with_the_games_self_play_settings():
             exploration.q_ratio) == (16, 8, 0, 2, 10, 0.5)
 
 
+@pytest.mark.slow
 def test_the_peer_benchmark_runs_the_same_network_shape_as_ours():
     """bench_peer.py's plain-JAX network has the layers of our ResNet, kernel for kernel (the batch
     normalisation folded into biases), and both sides of the benchmark play."""

@@ -90,6 +90,7 @@ def test_every_python_block_of_the_docs_is_python(page):
         compile(body, page, 'exec')
 
 
+@pytest.mark.slow
 def test_the_book_api_example_runs_as_written(tiny_best):
     import subprocess
     import sys

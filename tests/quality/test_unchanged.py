@@ -53,6 +53,7 @@ def test_seeded_self_play_plays_the_pinned_games(name, workdir):
     check(f'self-play {name}', digest(*read_history(path, game)), SELF_PLAY[name])
 
 
+@pytest.mark.slow
 def test_seeded_training_and_evaluation_give_the_pinned_numbers(workdir):
     import game
     from evaluate_best_player import evaluate_best_player

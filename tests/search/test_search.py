@@ -102,6 +102,7 @@ def test_the_books_call_returns_a_legal_action():
 
 
 # ----- the other games: the same search, whatever the rules -----
+@pytest.mark.slow
 @pytest.mark.parametrize('name', ['connect4', 'othello6', 'othello8'])
 def test_batched_search_equals_the_reference_in_every_game(name):
     rules = load_game(name)
