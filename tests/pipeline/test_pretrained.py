@@ -43,12 +43,11 @@ def test_your_own_model_comes_first(shipped, capsys):
 @pytest.mark.slow
 def test_the_book_api_example_of_the_docs_plays_the_shipped_othello_model(workdir):
     import re
-    import subprocess
-    import sys
+    from forked import run_python
     readme = open(os.path.join(REPO, 'docs', 'book.md')).read()
     example = re.search(r"```python\n(from alphazero\.game\.paths import playing_model_path\n.*?)```", readme, re.S).group(1)
-    result = subprocess.run([sys.executable, '-c', example], cwd=workdir, capture_output=True, text=True, timeout=300,
-                            env=dict(os.environ, PYTHONPATH=REPO))
+    (workdir / 'example.py').write_text(example)
+    result = run_python([str(workdir / 'example.py')], workdir, dict(os.environ, PYTHONPATH=REPO), timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]
     assert 'no model of your own at runs/othello8/model/best.h5: playing the shipped' in result.stderr
     board = result.stdout.split()
