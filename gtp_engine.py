@@ -7,10 +7,13 @@
 # in alphazero/engines/gtp.py (Othello: a1-h8, row 1 at the top, black first, `pass`). Only GTP goes to
 # standard output; everything else (TensorFlow's notices, our log) goes to standard error.
 #
-# Beyond play: `lz-analyze` and `kata-analyze` stream the search's candidate moves (visits, win rate,
+# A clock: `time_settings` and `time_left` (GTP's byoyomi in stones, or sudden death) give each genmove
+# its share of the time, and the search stops by then, less --byoyomi-margin; at full strength it
+# searches until then. Beyond play: `lz-analyze` and `kata-analyze` stream the search's candidate moves (visits, win rate,
 # prior, line) as Leela Zero and KataGo do, for Sabaki and Lizzie; the `gogui-rules_*` commands let a
 # generic board-game GUI (GoGui) host a game on a square board, as Egaroucid's console does.
 
+import dataclasses
 import inspect
 import re
 import sys
@@ -29,8 +32,9 @@ from alphazero.game.registry import add_game_flag, load_game
 from alphazero.game.values import player_value
 from alphazero.engines.gtp import COLORS, color_to_move, gtp_problem, parse_color
 from alphazero.game.notation import action_names, parse_move
-from alphazero.limits import file_path, largest_search
-from alphazero.play.agent import load_agent
+from alphazero.limits import file_path, largest_search, whole_number
+from alphazero.engines.clock import MARGIN_MS, move_seconds
+from alphazero.play.agent import Deadline, load_agent
 from alphazero.cli.words import level_text, words
 
 # Parameters
@@ -57,14 +61,19 @@ class LineWaiting:
 
 class GtpSession:
     """The state of one GTP conversation: the game so far, and the commands that change or show it.
+    `choose_action(state, deadline)`: the engine's move, its search ended by `deadline`
+    (time.monotonic(), None: no clock); `margin`: seconds of each move's share left for the GUI.
     `stop`: the event that cuts choose_action's search short, which quit sets as soon as it arrives.
     `analyze(state, stop, progress)`: a search of `state` until `stop` is set, calling
     progress(tree, simulations) after each simulation, or the position's Solved where the game's
     solver settles it (the analysis commands; None: none)."""
 
-    def __init__(self, game, choose_action, log=lambda text: None, stop=None, analyze=None):
+    def __init__(self, game, choose_action, log=lambda text: None, stop=None, analyze=None, margin=MARGIN_MS / 1000):
         self.game = game
-        self.choose_action = choose_action   # state -> action
+        self.choose_action = choose_action   # (state, deadline) -> action
+        self.margin = margin
+        self.clock = None                    # (main time, byoyomi time, byoyomi stones) of time_settings
+        self.time_left = {}                  # colour: (seconds, stones) of time_left, stones 0 in main time
         self.log = log
         self.stop = stop
         self.analyze = analyze
@@ -85,6 +94,8 @@ class GtpSession:
             'clear_board': self.clear_board,
             'play': self.play,
             'genmove': self.genmove,
+            'time_settings': self.time_settings,
+            'time_left': self.time_left_of,
             'undo': self.undo,
             'showboard': self.showboard,
             'final_score': self.final_score,
@@ -198,12 +209,37 @@ class GtpSession:
         self.history.append(state.next(action))
         return ''
 
+    def time_settings(self, main_time, byo_yomi_time, byo_yomi_stones):
+        numbers = [parse_seconds(word) for word in (main_time, byo_yomi_time, byo_yomi_stones)]
+        self.clock, self.time_left = tuple(numbers), {}
+        return ''
+
+    def time_left_of(self, color, seconds, stones):
+        if parse_color(color) is None:
+            raise GtpError('invalid color')
+        self.time_left[COLORS[parse_color(color)]] = (parse_seconds(seconds), parse_seconds(stones))
+        return ''
+
+    def seconds_for(self, state):
+        """The seconds this move may take by the clock (None: no clock): in byoyomi, its time shared
+        by the stones still to play; in main time, the clock's share (alphazero/engines/clock.py)."""
+        if self.clock is None:
+            return None
+        main, byoyomi, stones = self.clock
+        if byoyomi > 0 and stones == 0:  # GTP: no time limit
+            return None
+        left, stones_left = self.time_left.get(COLORS[color_to_move(state)], (main, 0))
+        if stones_left > 0:  # in byoyomi: what is left for the stones still to play
+            return move_seconds(0.0, left / stones_left, margin=self.margin)
+        return move_seconds(left, byoyomi / stones if stones else 0.0, margin=self.margin)
+
     def genmove(self, color):
         if self.state.is_done() and self.pass_action is not None and parse_color(color) is not None:
             return 'pass'  # nothing left to play
         state = self.to_move(color)
         start = time.perf_counter()
-        action = self.choose_action(state)
+        seconds = self.seconds_for(state)
+        action = self.choose_action(state, None if seconds is None else time.monotonic() + seconds)
         self.history.append(state.next(action))
         self.log(f'{COLORS[color_to_move(state)]} {self.names[action]} ({time.perf_counter() - start:.2f} s)')
         return self.names[action]
@@ -232,10 +268,10 @@ class GtpSession:
 
     # ----- analysis, as Leela Zero's lz-analyze and KataGo's kata-analyze -----
     def analysis(self, name, number, arguments):
-        """`lz-analyze [color] [interval]` (and kata-analyze, whose key-value pairs are ignored): `=`,
-        then every `interval` centiseconds one line of the root's candidate moves, most visited first,
-        until the GUI sends another line; the answer ends with an empty line."""
-        color = arguments[0] if arguments and not arguments[0].isdigit() else None
+        """`lz-analyze [color] [interval | interval N]` (and kata-analyze, whose other key-value pairs
+        are ignored): `=`, then every `interval` centiseconds one line of the root's candidate moves,
+        most visited first, until the GUI sends another line; the answer ends with an empty line."""
+        color = arguments[0] if arguments and parse_color(arguments[0]) is not None else None
         interval = next((int(word) for word in arguments if word.isdigit()), 0) or ANALYSIS_INTERVAL
         state = self.to_move(color) if color is not None else self.state
         if state.is_done() or self.emit is None:
@@ -306,6 +342,12 @@ def solved_candidate(names, solved, kata):
             f'{lead} prior {"1.000000" if kata else 10000} order 0 pv {" ".join(names[a] for a in solved.line)}')
 
 
+def parse_seconds(word):
+    if not re.fullmatch('[0-9]+', word):
+        raise GtpError('syntax error: give whole numbers')
+    return int(word)
+
+
 def parse_args(argv=None):
     parser = ArgumentParser(description='Play the best model as a GTP engine on standard input and output '
                                         '(for GUIs such as Quarry, and for matches against other engines).')
@@ -315,6 +357,9 @@ def parse_args(argv=None):
     add_backend_flag(parser)
     add_settings_flags(parser, SearchSettings, sims=None)
     add_settai_flag(parser)
+    parser.add_argument('--byoyomi-margin', type=whole_number(0, 10000), default=MARGIN_MS, metavar='MS',
+                        help='with a clock (time_settings), the milliseconds of each move left for the GUI and the '
+                             'pipe (default: %(default)s)')
     args = parser.parse_args(argv)
     problem = gtp_problem(load_game(args.game))
     if problem:
@@ -333,11 +378,19 @@ def main():
     print(f'{ENGINE_NAME}: {game.NAME}, {agent.description}, {agent.sims} simulations per move at full strength '
           f'({agent.why}); playing at {level_text(agent.level, words())}', file=sys.stderr)
     analyst = agent.replaced(level=None, settai=False)  # analysis searches at full strength, as long as asked
+    # With a clock, full strength searches until the move's time is spent (a level, or --sims, its own number)
+    full_strength = agent.why != 'as asked' and agent.level.simulations == agent.sims
+    clocked = agent.replaced(level=dataclasses.replace(agent.level, simulations=largest_search(game))) \
+        if full_strength else agent
+
+    def choose(state, deadline):
+        mover = agent if deadline is None else clocked.replaced(stop=Deadline(stop, deadline))
+        return mover.choose([state])[0][0]
 
     def analyze(state, stop, progress):  # the solver first, as before a move
         return analyst.analyse(state, largest_search(game), stop, progress).solved  # as large as memory holds
-    session = GtpSession(game, lambda state: agent.choose([state])[0][0],
-                         log=lambda text: print(text, file=sys.stderr, flush=True), stop=stop, analyze=analyze)
+    session = GtpSession(game, choose, log=lambda text: print(text, file=sys.stderr, flush=True), stop=stop,
+                         analyze=analyze, margin=args.byoyomi_margin / 1000)
     serve(lines, answers, session.execute, lambda: session.finished, session.interrupt, stream_to=session.stream_to)
 
 

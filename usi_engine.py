@@ -9,9 +9,13 @@
 #
 #   python usi_engine.py --game shogi9 [--model PATH] [--sims N] [--level N]
 #
-# Each move is a PV-MCTS search of --sims simulations (`go nodes N` asks for N; with a clock,
-# fewer when the time given would not allow them), or at a weaker level (--level, or the GUI's Level
-# option: alphazero/play/levels.py) its simulations or the policy alone. A GUI's malformed command is
+# Each move is a PV-MCTS search. Given a clock (byoyomi, Fischer increments, sudden death or
+# movetime), the search at full strength runs until its share of the time is spent, less the
+# ByoyomiMargin option (the GUI's and the pipe's delay), and stops there whatever it planned; at a
+# weaker level (--level, or the GUI's Level option: alphazero/play/levels.py), or with the number of
+# simulations asked for (--sims, the Simulations option), it searches that many unless the clock
+# stops it first, or plays the policy alone. `go nodes N` searches N; `go infinite` and `go ponder`
+# search until stop (or ponderhit), as deep as memory holds. A GUI's malformed command is
 # answered with an `info string` saying what is wrong, and the engine goes on.
 
 import sys
@@ -28,6 +32,7 @@ from alphazero.settings import SearchSettings
 from alphazero.game.registry import load_game
 from alphazero.play.levels import choose_level
 from alphazero.limits import MAX_SIMS, check_search, file_path, largest_search
+from alphazero.engines.clock import MARGIN_MS, SHORTEST_MOVE, move_seconds
 from alphazero.play.agent import load_agent
 from alphazero.cli.words import WORDS, level_text
 
@@ -35,9 +40,6 @@ from alphazero.cli.words import WORDS, level_text
 ENGINE_NAME = 'AlphaZero-book'
 ENGINE_AUTHOR = 'the AlphaZero book reimplementation'
 USI_GAMES = ('shogi9',)      # the games USI GUIs play
-TIME_MARGIN = 0.8            # share of the time allowed for a move that the search may plan to use
-MOVES_TO_GO = 40             # a move may take the remaining time / this (besides byoyomi and increment)
-FIRST_RATE = 200.0           # simulations per second assumed before the first search measures it
 MAX_MULTIPV = 20             # the most root moves a search reports (MultiPV)
 INFO_SECONDS = 1.0           # a long search says where it stands at least this often (an info line)
 MATE_NODES_PER_MS = 100      # df-pn's positions a millisecond that go mate T allows (it visits more)
@@ -63,8 +65,9 @@ class UsiSession:
         self.log = log
         self.levels = agent.levels
         self.level = agent.level
+        self.sims_asked = agent.why == 'as asked'  # --sims or the Simulations option: search that many
+        self.margin = MARGIN_MS      # ms (the ByoyomiMargin option)
         self.state = game.State()
-        self.rate = FIRST_RATE       # simulations per second, measured
         self.held = None             # the bestmove line of a `go infinite` or `go ponder`, until stop
         self.mate_under_way = None   # the df-pn search of a `go mate` under way, which stop ends
         self.stop = threading.Event()       # set by stop and quit, read by the search under way
@@ -81,10 +84,10 @@ class UsiSession:
         self.emit = lambda text: write(text + '\n')
 
     def interrupt(self, line):
-        """Heard as each line arrives, before the lines ahead of it are answered (protocol.serve): stop
-        and quit end the search under way, and a go starts with no stop pending. True for quit."""
+        """Heard as each line arrives, before the lines ahead of it are answered (protocol.serve): stop,
+        ponderhit and quit end the search under way, and a go starts with no stop pending. True for quit."""
         word = line.split()[:1]
-        if word in (['stop'], ['quit']):
+        if word in (['stop'], ['ponderhit'], ['quit']):
             self.stop.set()
             if self.mate_under_way is not None:
                 self.mate_under_way.stop()
@@ -114,7 +117,8 @@ class UsiSession:
         return [f'id name {ENGINE_NAME}', f'id author {ENGINE_AUTHOR}',
                 f'option name Simulations type spin default {self.sims} min 1 max {MAX_SIMS}', *level,
                 f'option name Settai type check default {str(self.settai).lower()}',
-                f'option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}', 'usiok']
+                f'option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}',
+                f'option name ByoyomiMargin type spin default {MARGIN_MS} min 0 max 10000', 'usiok']
 
     def setoption(self, words):
         # setoption name NAME [value VALUE]; GUIs also send USI_Hash and USI_Ponder, which need nothing
@@ -129,7 +133,11 @@ class UsiSession:
                 check_search(self.game, int(value))
             except UserError as error:  # more than the memory holds: say so, keep the old value
                 raise ValueError(str(error)) from None
-            self.sims = int(value)
+            self.sims, self.sims_asked = int(value), True
+        elif name == 'ByoyomiMargin':
+            if value is None or not value.isdigit() or int(value) > 10000:
+                raise ValueError('ByoyomiMargin is a whole number of milliseconds from 0 to 10000')
+            self.margin = int(value)
         elif name == 'Level' and self.levels:
             if value is None or not value.isdigit() or not 1 <= int(value) <= len(self.levels):
                 raise ValueError(f'Level is a whole number from 1 to {len(self.levels)}')
@@ -169,7 +177,7 @@ class UsiSession:
 
     def go(self, words):
         # go [ponder] [btime B wtime W] [byoyomi T | binc B winc W] [nodes N] [movetime T] [infinite]
-        settings, flags = {}, set()
+        settings, flags, said = {}, set(), []
         for i, word in enumerate(words):
             if word in ('ponder', 'infinite'):
                 flags.add(word)
@@ -177,42 +185,47 @@ class UsiSession:
                 continue  # go mate infinite: no limit but stop
             elif word in ('btime', 'wtime', 'byoyomi', 'binc', 'winc', 'nodes', 'movetime', 'mate'):
                 value = words[i + 1] if i + 1 < len(words) else ''
-                if not value.isdigit():
-                    raise ValueError(f'{word} needs a whole number')
-                settings[word] = int(value)
+                if value.isdigit():
+                    settings[word] = int(value)
+                elif word == 'mate':
+                    raise ValueError('mate needs a whole number of milliseconds, or infinite')
+                else:  # a move is still owed: say what was wrong and search without it
+                    said.append(f'info string go: {word} needs a whole number, not {value[:12]!r}; left out')
         if 'mate' in words:  # a mate search, not a move
             return [self.mate(settings.get('mate'))]
-        sims = self.sims_for(settings, flags)
-        capped = ([f'info string nodes {settings["nodes"]} capped at {sims}, the most this machine\'s memory holds']
-                  if settings.get('nodes', 0) > sims else [])
+        sims, seconds = self.budget(settings, flags)
+        if settings.get('nodes', 0) > sims:
+            said.append(f'info string nodes {settings["nodes"]} capped at {sims}, the most this machine\'s memory holds')
         self.searching.set()
         try:
-            lines, best = self.search(sims)
+            lines, best = self.search(sims, None if seconds is None else time.monotonic() + seconds)
         finally:
             self.searching.clear()
-        lines = capped + lines
+        lines = said + lines
         if flags:  # the GUI wants the answer only after stop (or ponderhit)
             self.held = best
             return lines
         return lines + [best]
 
-    def sims_for(self, settings, flags):
-        """Simulations for this move: `nodes`, else --sims, fewer when the clock allows less."""
+    def budget(self, settings, flags):
+        """(simulations, seconds) for this move: `nodes` alone; until stop for infinite and ponder, as
+        deep as memory holds; with a clock, the level's (or the asked) simulations or, at full strength,
+        as many as the clock allows, within the seconds the clock gives (go_seconds); else the
+        level's simulations, with no clock."""
+        deepest = largest_search(self.game)
         if 'nodes' in settings:
-            return max(1, min(settings['nodes'], largest_search(self.game)))
-        if 'infinite' in flags or 'ponder' in flags:
-            return self.sims
-        mine = 'b' if self.state.is_first_player() else 'w'
-        seconds = settings.get('movetime', 0) / 1000
-        if not seconds and (f'{mine}time' in settings or 'byoyomi' in settings):
-            seconds = (settings.get(f'{mine}time', 0) / MOVES_TO_GO + settings.get('byoyomi', 0)
-                       + settings.get(f'{mine}inc', 0)) / 1000
-        if not seconds:
-            return self.sims
-        return max(1, min(self.sims, int(self.rate * seconds * TIME_MARGIN)))
+            return max(1, min(settings['nodes'], deepest)), None
+        if flags:
+            return deepest, None
+        seconds = go_seconds(settings, 'b' if self.state.is_first_player() else 'w', self.margin / 1000)
+        if seconds is None:
+            return self.sims, None
+        full_strength = not self.sims_asked and self.level.simulations == self.agent.sims
+        return (deepest if full_strength else self.sims), seconds
 
-    def search(self, sims):
-        """info lines and the bestmove line for the current position."""
+    def search(self, sims, deadline=None):
+        """info lines and the bestmove line for the current position, from a search of at most `sims`
+        simulations that ends at `deadline` (time.monotonic()), if any, at the latest."""
         state = self.state
         if state.is_done() or not state.legal_actions():
             return [], 'bestmove resign' if state.ending() != 'win' else 'bestmove win'
@@ -227,17 +240,19 @@ class UsiSession:
             progress = self.progress(state, started)
             agent = self.agent.replaced(level=self.level, settai=self.settai)
             lines = agent.analyse(state, sims, self.stop, lambda tree, done: progress(*tree.principal_line(0), done),
-                                  self.multipv, solve=False).lines
-            sims = progress.done or sims  # fewer when stopped
+                                  self.multipv, solve=False, deadline=deadline).lines
+            sims = progress.done or 1  # fewer when stopped, one evaluation when the search stopped at once
         seconds = max(time.perf_counter() - started, 1e-3)
         if not searches:
             sims = 1  # the policy alone: one evaluation
-        elif not mate:
-            self.rate = sims / seconds
         infos = [self.info(state, line, value, bool(mate), sims, seconds, number if self.multipv > 1 else None)
                  for number, (line, value) in enumerate(lines, 1)]
-        best = self.game.action_name(state, lines[0][0][0])
+        line = lines[0][0]
+        best = self.game.action_name(state, line[0])
         self.log(f'{best}: {infos[0]}')
+        after = state.next(line[0])
+        if len(line) > 1 and not after.is_done():  # the reply the line expects: what a GUI ponders on
+            return infos, f'bestmove {best} ponder {self.game.action_name(after, line[1])}'
         return infos, f'bestmove {best}'
 
     def progress(self, state, started):
@@ -290,6 +305,18 @@ class UsiSession:
     def quit(self, words):
         self.finished = True
         return []
+
+
+def go_seconds(settings, mine, margin):
+    """The seconds a move may take by the clock of `go` (`settings`: its numbers in milliseconds; `mine`:
+    'b' or 'w'), `margin` seconds less, or None without a clock: movetime, else the clock's share
+    (alphazero/engines/clock.py)."""
+    if 'movetime' in settings:
+        return max(SHORTEST_MOVE, settings['movetime'] / 1000 - margin)
+    left, byoyomi, increment = (settings.get(key, 0) / 1000 for key in (f'{mine}time', 'byoyomi', f'{mine}inc'))
+    if not (f'{mine}time' in settings or byoyomi or increment):
+        return None
+    return move_seconds(left, byoyomi, increment, margin)
 
 
 def parse_args(argv=None):

@@ -9,6 +9,7 @@ and the exact judge already hold a network; they compose theirs with `Agent(game
 An Agent is a Player (alphazero/play/loop.py): `choose(states, live_games)` answers many games at
 once. `analyse(state)` searches one position for a person or a GUI: its lines with their values.
 """
+import time
 from dataclasses import dataclass, replace
 from typing import Optional
 
@@ -68,6 +69,17 @@ class Analysis:
     solved: Optional[Solved] = None
 
 
+class Deadline:
+    """A search's stop (what search_roots asks `is_set()` before each simulation) that the clock sets
+    at `at` (time.monotonic()) as well as `event` (a GUI's stop, or None)."""
+
+    def __init__(self, event, at):
+        self.event, self.at = event, at
+
+    def is_set(self):
+        return (self.event is not None and self.event.is_set()) or time.monotonic() >= self.at
+
+
 class Agent(Player):
     """A network playing `game`: `search` (SearchSettings) holds the simulations of full strength, and
     `search.solver` puts the game's solver before each search and values a leaf the game knows (a mate
@@ -123,12 +135,15 @@ class Agent(Player):
     def choose(self, states, live_games=None):
         return self.player.choose(states, live_games)
 
-    def analyse(self, state, sims=None, stop=None, progress=None, multipv=1, solve=True):
+    def analyse(self, state, sims=None, stop=None, progress=None, multipv=1, solve=True, deadline=None):
         """The Analysis of `state`: the game's solver first (when `solve`, it has one and the search asks
         for it); else at a policy level the policy's move and the network's value, in settai mode
-        settai's move and the network's value, else a search of `sims` simulations (the level's when
-        None) cut short when `stop` is set, `progress(tree, simulations)` called after each simulation,
-        with up to `multipv` lines."""
+        settai's move (its searches of every move included) and the network's value, else a search of
+        `sims` simulations (the level's when None), `progress(tree, simulations)` called after each
+        simulation, with up to `multipv` lines. A search ends early when `stop` is set or the clock
+        reaches `deadline` (time.monotonic()), after the simulation under way."""
+        if deadline is not None:
+            stop = Deadline(stop, deadline)
         if solve and self.game.solve and self.search.solver:
             solved = self.game.solve(state)
             if solved is not None:

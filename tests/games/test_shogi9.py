@@ -4,14 +4,15 @@ records in and out, and USI engines as players."""
 import os
 import random
 import re
-import subprocess
 import sys
+import threading
+import time
 
 import numpy as np
 import pytest
 
 from alphazero.settings import NetworkSettings, SearchSettings
-from conftest import REPO, need
+from conftest import REPO, need, run_script
 
 if not os.environ.get('CI'):  # CI installs the optional extra (test.sh): there a missing cshogi fails
     pytest.importorskip('cshogi')
@@ -284,18 +285,28 @@ def test_usi_session_answers_and_survives_bad_commands(game, tiny_shogi_model):
     move = best.split()[1]
     assert best.startswith('bestmove ') and move in {game.action_name(session.state, a) for a in session.state.legal_actions()}
     assert info.split(' pv ')[1].split()[0] == move and ' nodes 6 ' in info
-    # Bad input: one info string each, and the position stays as it was
+    # Bad input: one info string each, and the position stays as it was; a go still owes a move
     for line in ('position startpos moves 7g7f 7g7f', 'position sfen xyz', 'position sfen 9/9/9/9/9/9/9/9/9 b - 1',
-                 'position', 'go nodes', 'go byoyomi -5', 'setoption', 'frobnicate', 'position sfen ' + 'k' * 5000):
+                 'position', 'setoption', 'frobnicate', 'position sfen ' + 'k' * 5000):
         answer = session.execute(line)
         assert len(answer) == 1 and answer[0].startswith('info string '), (line, answer)
     assert session.state.usi_position() == 'startpos moves 7g7f 3c3d'
-    # go infinite and go ponder hold the answer until stop or ponderhit
+    for line in ('go nodes', 'go byoyomi -5'):
+        answer = session.execute(line)
+        assert answer[0].startswith(f'info string go: {line.split()[1]} needs a whole number') and \
+            answer[-1].startswith('bestmove '), answer
+    # go infinite and go ponder search until stop or ponderhit (which the engine hears during the
+    # search: protocol.serve runs it on a thread of its own), then answer
     session.execute('position sfen 4k4/9/9/9/9/9/9/9/4K4 b 2P 1 moves 5i4h')
-    held = session.execute('go infinite')
-    assert all(not line.startswith('bestmove') for line in held) and session.execute('stop')[0].startswith('bestmove ')
-    session.execute('go ponder')
-    assert session.execute('ponderhit')[0].startswith('bestmove ') and session.execute('stop') == []
+    for go, release in (('go infinite', 'stop'), ('go ponder', 'ponderhit')):
+        searching = threading.Thread(target=lambda: held.extend(session.execute(go)))
+        held = []
+        searching.start()
+        time.sleep(0.3)
+        session.interrupt(release)
+        searching.join(10)
+        assert not searching.is_alive() and all(not line.startswith('bestmove') for line in held)
+        assert session.execute(release)[0].startswith('bestmove ') and session.execute('stop') == []
     # A mated side resigns
     session.execute('position sfen 4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1')
     assert session.execute('go nodes 5') == ['bestmove resign']
@@ -331,7 +342,8 @@ def test_usi_levels_and_search_options(game, tiny_shogi_model):
     [(line, value)] = gumbel.analyse(game.State(), 8, solve=False).lines
     assert line[0] in game.State().legal_actions() and -1 <= value <= 1
     # MultiPV: the principal line first, then the next most visited root moves, each with its score
-    assert session.execute('setoption name MultiPV value 3') == [] and 'max 20' in session.execute('usi')[-2]
+    assert session.execute('setoption name MultiPV value 3') == []
+    assert 'option name MultiPV type spin default 1 min 1 max 20' in session.execute('usi')
     session.execute('setoption name Level value 4')
     session.execute('position startpos')
     *infos, best = session.execute('go nodes 40')
@@ -371,9 +383,8 @@ def test_our_usi_engine_plays_fairy_stockfish(game, tiny_shogi_model, fairy_stoc
 def test_make_records_and_train_on_them(workdir, fairy_stockfish):
     """make_records.py --game shogi9 with Fairy-Stockfish writes CSA and USI files that
     train_records.py reads and trains a token Transformer on, exported to ONNX."""
-    def run(*args):
-        return subprocess.run([sys.executable, os.path.join(REPO, args[0]), *args[1:]], capture_output=True, text=True,
-                              timeout=600)
+    def run(script, *args):
+        return run_script(script, *args, cwd='.')
     made = run('make_records.py', '--game', 'shogi9', '--engine', f'{fairy_stockfish}; go depth 1', '--games', '6',
                '--parallel', '2', '--seed', '1', '--out', 'records/fs')
     assert made.returncode == 0, made.stderr[-500:]

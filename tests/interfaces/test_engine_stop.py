@@ -72,7 +72,7 @@ def test_usi_stop_isready_and_quit_are_heard_during_a_search_of_any_size(workdir
     engine.send('stop')
     said = []
     best, seconds = engine.answer('bestmove', 5, said)
-    assert seconds < 1 and len(best.split()) == 2
+    assert seconds < 1 and len(best.split()) in (2, 4)  # bestmove M [ponder R]
     assert any(f'nodes {HUGE} capped at' in line and 'memory' in line for line in said), said
     engine.send('go infinite')  # held until stop
     time.sleep(1)

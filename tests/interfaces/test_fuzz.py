@@ -102,7 +102,7 @@ gtp_lines = st.lists(st.one_of(st.sampled_from(COMMANDS), st.text(max_size=8)), 
 @given(lines=st.lists(gtp_lines, max_size=12))
 def test_any_gtp_input_gets_one_well_formed_answer_per_command(name, lines):
     from gtp_engine import GtpSession
-    session = GtpSession(load_game(name), lambda state: state.legal_actions()[0])
+    session = GtpSession(load_game(name), lambda state, deadline: state.legal_actions()[0])
     for line in lines:
         answer = session.execute(line + '\n')
         if answer is None:

@@ -66,7 +66,7 @@ def test_move_names_follow_the_board():
 # ----- our engine, in process: the protocol and its error answers -----
 def session(name='othello8'):
     game = load_game(name)
-    return GtpSession(game, lambda state: state.legal_actions()[0])
+    return GtpSession(game, lambda state, deadline: state.legal_actions()[0])
 
 
 @pytest.mark.parametrize('line, answer', [
@@ -93,7 +93,7 @@ def test_empty_lines_and_comments_get_no_answer():
 def test_a_forced_pass_is_implied_by_the_other_colour_and_undo_takes_it_back():
     game = load_game('othello6')
     names = action_names(game)
-    gtp = GtpSession(game, lambda state: state.legal_actions()[0])
+    gtp = GtpSession(game, lambda state, deadline: state.legal_actions()[0])
     moves = forced_pass_game(game)
     for ply, action in enumerate(moves):
         assert gtp.execute(f'play {"black" if ply % 2 == 0 else "white"} {names[action]}') == '=\n\n'
@@ -435,6 +435,7 @@ def test_the_engine_streams_its_analysis_until_the_next_command(tiny_othello8):
         assert sum(m[1] for m in lines[-1]) > sum(m[1] for m in lines[0])
         kata = analysis_until(engine, 'kata-analyze black 10', 0.5, 'showboard')
         assert kata and all(0 <= m[2] <= 1 and 0 <= m[3] <= 1 for m in kata[-1])
+        assert analysis_until(engine, 'kata-analyze interval 10', 0.5, 'showboard')  # KataGo's keyword form
     finally:
         engine.close()
 
@@ -477,7 +478,7 @@ def test_gogui_rules_commands_host_the_game_in_a_generic_gui():
     """The board with the highest row first (GoGui numbers rows from the bottom), the legal moves, the
     side to move and the result, for a game played to its end; Connect Four (not square) has none."""
     game = load_game('othello6')
-    gtp = GtpSession(game, lambda state: state.legal_actions()[0])
+    gtp = GtpSession(game, lambda state, deadline: state.legal_actions()[0])
     assert gtp.execute('gogui-rules_game_id') == gtp.execute('list_games')
     assert gtp.execute('gogui-rules_board_size') == '= 6\n\n'
     marks, cells = {1: 'X', -1: 'O', 0: '.'}, game.State().cells()
