@@ -33,12 +33,6 @@ def run_node(*args, timeout=300):
     return subprocess.run([node, *args], cwd=REPO, capture_output=True, text=True, timeout=timeout)
 
 
-def pytest_collection_modifyitems(items):
-    """The slow tests first, in their order: the workers start on the long ones, and the quick ones
-    fill their last minutes (a long test started last would make the whole run wait for it)."""
-    items.sort(key=lambda item: item.get_closest_marker('slow') is None)
-
-
 @pytest.fixture
 def workdir(tmp_path, monkeypatch):
     """A fresh current directory: model/ and data/ are created inside it."""
