@@ -127,7 +127,7 @@ class GtpSession:
         words = line.split('#', 1)[0].split()
         if words and re.fullmatch('[0-9]+', words[0]):
             words = words[1:]
-        ending = [word.lower() for word in words[:1]] == ['quit']
+        ending = [word.lower() for word in words] == ['quit']  # `quit x` is an error answered, not an end
         if ending and self.stop is not None:
             self.stop.set()
         return ending

@@ -85,6 +85,13 @@ def test_each_command_answers_in_gtp_form(line, answer):
     assert result.startswith(answer) and result.endswith('\n\n') and result.count('\n\n') == 1
 
 
+def test_quit_with_arguments_is_an_error_that_does_not_end_the_session():
+    gtp = session()
+    assert not gtp.interrupt('quit x') and gtp.execute('quit x\n').startswith('? quit takes 0 arguments')
+    assert not gtp.finished
+    assert gtp.interrupt('3 quit') and gtp.execute('3 quit\n') == '=3\n\n' and gtp.finished
+
+
 def test_empty_lines_and_comments_get_no_answer():
     gtp = session()
     assert [gtp.execute(line) for line in ('\n', '   \t\n', '# only a comment\n', '\x01\n')] == [None] * 4
