@@ -379,7 +379,7 @@ def main():
           f'({agent.why}); playing at {level_text(agent.level, words())}', file=sys.stderr)
     analyst = agent.replaced(level=None, settai=False)  # analysis searches at full strength, as long as asked
     # With a clock, full strength searches until the move's time is spent (a level, or --sims, its own number)
-    full_strength = agent.why != 'as asked' and agent.level.simulations == agent.sims
+    full_strength = not agent.sims_asked and agent.level.simulations == agent.sims
     clocked = agent.replaced(level=dataclasses.replace(agent.level, simulations=largest_search(game))) \
         if full_strength else agent
 

@@ -65,7 +65,7 @@ class UsiSession:
         self.log = log
         self.levels = agent.levels
         self.level = agent.level
-        self.sims_asked = agent.why == 'as asked'  # --sims or the Simulations option: search that many
+        self.sims_asked = agent.sims_asked  # --sims or the Simulations option: search that many
         self.margin = MARGIN_MS      # ms (the ByoyomiMargin option)
         self.state = game.State()
         self.held = None             # the bestmove line of a `go infinite` or `go ponder`, until stop

@@ -88,6 +88,7 @@ class Agent(Player):
     the same network and search."""
     description, why = '', ''  # what load_agent found: the model, and where its simulations come from
     levels = ()                # all the model's levels (load_agent's), which a GUI may choose from
+    sims_asked = False         # its simulations were asked for (--sims), not the model's own
 
     def __init__(self, game, network, search=SearchSettings(), style=Style(), rng=None, stop=None, evaluator=None):
         self.game, self.network, self.search, self.style = as_game(game), network, search, style
@@ -124,7 +125,8 @@ class Agent(Player):
         if 'search' not in changes:
             given['evaluator'] = self.evaluator
         agent = type(self)(self.game, self.network, style=replace(self.style, **style), **given)
-        agent.description, agent.why, agent.levels = self.description, self.why, self.levels
+        agent.description, agent.why, agent.levels, agent.sims_asked = (self.description, self.why, self.levels,
+                                                                         self.sims_asked)
         return agent
 
     @property
@@ -185,5 +187,5 @@ def load_agent(game, spec=AgentSpec(), stop=None):
         level = replace(level, temperature=spec.temperature)
     agent = Agent(game, network, replace(spec.search, sims=sims), Style(level, spec.settai, with_lines=spec.with_lines),
                   np.random.default_rng(spec.seed), stop)
-    agent.description, agent.why, agent.levels = description, why, levels
+    agent.description, agent.why, agent.levels, agent.sims_asked = description, why, levels, spec.sims is not None
     return agent
