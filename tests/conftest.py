@@ -12,6 +12,14 @@ import pytest
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
+# The test workers share the cores: each worker's TensorFlow gets its share for its thread pools
+# (read when TensorFlow starts), not a pool as large as the machine contending with the others'
+_share = max(1, (os.cpu_count() or 1) // int(os.environ.get('PYTEST_XDIST_WORKER_COUNT', 1)))
+for _pool in ('TF_NUM_INTRAOP_THREADS', 'TF_NUM_INTEROP_THREADS'):
+    os.environ.setdefault(_pool, str(_share))
+# Training without XLA: its compile (seconds a model) is most of a test's tiny training; the tests of
+# XLA-compiled training set ALPHAZERO_XLA=1 (the `with_xla` fixture)
+os.environ.setdefault('ALPHAZERO_XLA', '0')
 
 import game  # noqa: E402
 from forked import run_python  # noqa: E402
@@ -31,6 +39,12 @@ def run_node(*args, timeout=300):
     need(node and os.path.isdir(os.path.join(REPO, 'node_modules', 'tsshogi')), 'node with the npm packages',
          'bash setup.sh installs the npm packages')
     return subprocess.run([node, *args], cwd=REPO, capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture
+def with_xla(monkeypatch):
+    """Training compiled with XLA, as users train (alphazero/data/training.py's xla_wanted)."""
+    monkeypatch.setenv('ALPHAZERO_XLA', '1')
 
 
 @pytest.fixture

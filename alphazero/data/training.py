@@ -2,6 +2,7 @@
 data augmentation by the board's symmetries, replay sampling, the compiled model, progress bars and
 one epoch over a fixed set of positions."""
 import math
+import os
 import time
 from dataclasses import dataclass
 
@@ -49,11 +50,20 @@ def turn_randomly(game, position, policy, rng):
         policy[chosen] = policy[chosen][:, list(action_permutation)]
 
 
-# The book's losses and optimizer (and for a margin head, mean squared error on the margin); XLA
-# makes the CPU train step about 4x faster
-def compile_model(model, jit_compile=True, steps_per_execution=STEPS_PER_EXECUTION):
+def xla_wanted():
+    """Whether training compiles its step with XLA: about 4x faster a step on a CPU, after a compile of
+    seconds that a tiny run (a test, a first try) never wins back; ALPHAZERO_XLA=0 leaves it out.
+    Keras on JAX always compiles its step (without, it runs op by op)."""
+    from alphazero.network.keras_setup import keras_backend
+    return keras_backend() == 'jax' or os.environ.get('ALPHAZERO_XLA', '1') != '0'
+
+
+# The book's losses and optimizer (and for a margin head, mean squared error on the margin), the
+# step compiled with XLA unless ALPHAZERO_XLA=0 (xla_wanted)
+def compile_model(model, jit_compile=None, steps_per_execution=STEPS_PER_EXECUTION):
     losses = ['categorical_crossentropy', 'mse', 'mse'][:len(model.outputs)]
-    model.compile(optimizer='adam', loss=losses, jit_compile=jit_compile, steps_per_execution=steps_per_execution)
+    model.compile(optimizer='adam', loss=losses, jit_compile=xla_wanted() if jit_compile is None else jit_compile,
+                  steps_per_execution=steps_per_execution)
 
 
 def has_margin_head(model):

@@ -120,18 +120,8 @@ def test_supervised_training_learns_the_moves_of_a_player(workdir, capsys):
     assert f'{total}/{total} [' in err
 
 
-@pytest.fixture
-def without_xla(monkeypatch):
-    """train_records compiles its model without XLA: in a run of a few dozen tiny batches XLA's compile
-    is most of the time, and what these tests check (where a stopped run goes on, what the learning
-    rate moves) does not depend on it; the other training tests keep it."""
-    import train_records as script
-    from alphazero.data.training import compile_model
-    monkeypatch.setattr(script, 'compile_model', lambda model: compile_model(model, jit_compile=False))
-
-
 @pytest.mark.slow
-def test_training_on_records_goes_on_where_it_was_stopped(workdir, monkeypatch, without_xla):
+def test_training_on_records_goes_on_where_it_was_stopped(workdir, monkeypatch):
     """Killed after the checkpoint of its first epoch, and again after one in the middle of its
     second, the same run goes on each time from there (the model and its optimizer as they were, the
     rest of the epoch's positions in the same order) and ends where an unstopped run ends, its losses
@@ -182,9 +172,10 @@ def test_training_on_records_goes_on_where_it_was_stopped(workdir, monkeypatch, 
 
 
 @pytest.mark.slow
-def test_a_smaller_learning_rate_changes_the_trained_model_less(workdir, without_xla):
+def test_a_smaller_learning_rate_changes_the_trained_model_less(workdir, with_xla):
     """--from-best with --learning-rate: the records train the model further by smaller steps, so
-    its weights move less than at the default rate from the same start, the same games and seed."""
+    its weights move less than at the default rate from the same start, the same games and seed
+    (compiled with XLA, as users train)."""
     import keras
     import train_records as script
     from alphazero.network.model_file import save_model

@@ -54,7 +54,7 @@ def test_seeded_self_play_plays_the_pinned_games(name, workdir):
 
 
 @pytest.mark.slow
-def test_seeded_training_and_evaluation_give_the_pinned_numbers(workdir):
+def test_seeded_training_and_evaluation_give_the_pinned_numbers(workdir, with_xla):
     import game
     from evaluate_best_player import evaluate_best_player
     from self_play import self_play
