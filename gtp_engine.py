@@ -31,7 +31,7 @@ from alphazero.settings import SearchSettings
 from alphazero.game.registry import add_game_flag, load_game
 from alphazero.game.values import player_value
 from alphazero.engines.gtp import COLORS, color_to_move, gtp_problem, parse_color
-from alphazero.game.notation import action_names, parse_move
+from alphazero.game.notation import action_names, line_vertices, parse_move
 from alphazero.limits import file_path, largest_search, whole_number
 from alphazero.engines.clock import MARGIN_MS, move_seconds
 from alphazero.play.agent import Deadline, load_agent
@@ -284,16 +284,20 @@ class GtpSession:
             searched = tree
             if time.perf_counter() - said >= interval / 100:
                 said = time.perf_counter()
-                self.emit(candidates(self.names, tree, name == 'kata-analyze') + '\n')
+                self.emit(candidates(self.vertices(state), tree, name == 'kata-analyze') + '\n')
         solved = self.analyze(state, stop, progress)
         if solved is not None:  # the exact result, said once: the search could add nothing
-            self.log(f'solved: {solved.says()}, {" ".join(self.names[a] for a in solved.line)}')
-            self.emit(solved_candidate(self.names, solved, name == 'kata-analyze') + '\n')
+            self.log(f'solved: {solved.says()}, {" ".join(self.vertices(state)(solved.line))}')
+            self.emit(solved_candidate(self.vertices(state), solved, name == 'kata-analyze') + '\n')
         elif searched is not None:
-            self.emit(candidates(self.names, searched, name == 'kata-analyze') + '\n')
+            self.emit(candidates(self.vertices(state), searched, name == 'kata-analyze') + '\n')
         while not stop.is_set():  # the tree is as large as memory allows: wait for the GUI
             time.sleep(0.01)
         return '\n'
+
+    def vertices(self, state):
+        """vertices(line): the GTP vertices of a line of moves from `state`, a drop by its landing square."""
+        return lambda line: line_vertices(self.game, state, line, self.names)
 
     # ----- GoGui's rules commands: the game hosted by a generic board-game GUI -----
     def rules_board(self):
@@ -319,27 +323,29 @@ class GtpSession:
         return '0' if winner == 0 else f'{"B" if winner > 0 else "W"}+{margin}'
 
 
-def candidates(names, tree, kata):
+def candidates(vertices, tree, kata):
     """One analysis line: `info move M visits N winrate W prior P order K pv M ...` for each visited
-    root move (named by `names`, the game's action names), most visited first; the win rate and
+    root move (`vertices(line)` names a line's moves), most visited first; the win rate and
     prior for the side to move, in ten-thousandths (lz-analyze) or as fractions (kata-analyze)."""
     visits, prior, q = tree.visits[0, 0], tree.prior[0, 0], tree.root_q()[0]
     scale = (lambda x: f'{x:.6f}') if kata else (lambda x: str(round(10000 * x)))
     parts = []
     for order, action in enumerate(sorted(np.flatnonzero(visits), key=lambda a: -visits[a])):
         line, _ = tree.principal_line(0, int(action))
-        parts.append(f'info move {names[action]} visits {visits[action]} winrate {scale((q[action] + 1) / 2)} '
-                     f'prior {scale(prior[action])} order {order} pv {" ".join(names[a] for a in line)}')
+        named = vertices(line)
+        parts.append(f'info move {named[0]} visits {visits[action]} winrate {scale((q[action] + 1) / 2)} '
+                     f'prior {scale(prior[action])} order {order} pv {" ".join(named)}')
     return ' '.join(parts)
 
 
-def solved_candidate(names, solved, kata):
+def solved_candidate(vertices, solved, kata):
     """The analysis line of a solved position: its best move alone, with the win rate of the exact
     result (1, 0.5 or 0) and, for kata-analyze, the final margin as KataGo's scoreLead."""
     rate = (solved.value + 1) / 2
     lead = f' scoreLead {solved.margin}' if kata and solved.margin is not None else ''
-    return (f'info move {names[solved.line[0]]} visits 1 winrate {f"{rate:.6f}" if kata else round(10000 * rate)}'
-            f'{lead} prior {"1.000000" if kata else 10000} order 0 pv {" ".join(names[a] for a in solved.line)}')
+    named = vertices(solved.line)
+    return (f'info move {named[0]} visits 1 winrate {f"{rate:.6f}" if kata else round(10000 * rate)}'
+            f'{lead} prior {"1.000000" if kata else 10000} order 0 pv {" ".join(named)}')
 
 
 def parse_seconds(word):

@@ -24,6 +24,7 @@ import time
 
 from alphazero.cli.run import ArgumentParser, run
 from alphazero.errors import UserError
+from alphazero.engines.apart import run_apart
 from alphazero.engines.protocol import protocol_streams, serve
 from alphazero.game.notation import line_names
 from alphazero.game.values import centipawns
@@ -42,8 +43,8 @@ ENGINE_AUTHOR = 'the AlphaZero book reimplementation'
 USI_GAMES = ('shogi9',)      # the games USI GUIs play
 MAX_MULTIPV = 20             # the most root moves a search reports (MultiPV)
 INFO_SECONDS = 1.0           # a long search says where it stands at least this often (an info line)
-MATE_NODES_PER_MS = 100      # df-pn's positions a millisecond that go mate T allows (it visits more)
-MATE_NODES_MOST = 10_000_000  # and for go mate infinite
+MATE_NODES_AT_ONCE = 10_000  # df-pn's positions go mate searches before it needs a process of its own (ms)
+MATE_NODES_MOST = 10_000_000  # the most it searches, whatever the time (minutes)
 
 
 class UsiSession:
@@ -69,7 +70,6 @@ class UsiSession:
         self.margin = MARGIN_MS      # ms (the ByoyomiMargin option)
         self.state = game.State()
         self.held = None             # the bestmove line of a `go infinite` or `go ponder`, until stop
-        self.mate_under_way = None   # the df-pn search of a `go mate` under way, which stop ends
         self.stop = threading.Event()       # set by stop and quit, read by the search under way
         self.searching = threading.Event()  # set while a search runs: isready is answered at once
         self.finished = False
@@ -89,8 +89,6 @@ class UsiSession:
         word = line.split()[:1]
         if word in (['stop'], ['ponderhit'], ['quit']):
             self.stop.set()
-            if self.mate_under_way is not None:
-                self.mate_under_way.stop()
         elif word == ['go']:
             self.stop.clear()
         return word == ['quit']
@@ -233,9 +231,10 @@ class UsiSession:
             return [], 'bestmove win'
         started = time.perf_counter()
         searches = self.level.simulations or self.settai
-        mate = self.game.mate_line(state) if searches and self.solver and self.game.mate_line else None
+        mate, mate_nodes = (self.game.mate_search(state) if searches and self.solver and self.game.mate_search
+                            else (None, 0))
         if mate:  # a forced mate df-pn proved: played without the network, as dlshogi does
-            lines = [(mate, 1.0)]
+            lines, sims = [(mate, 1.0)], mate_nodes
         else:
             progress = self.progress(state, started)
             agent = self.agent.replaced(level=self.level, settai=self.settai)
@@ -245,7 +244,8 @@ class UsiSession:
         seconds = max(time.perf_counter() - started, 1e-3)
         if not searches:
             sims = 1  # the policy alone: one evaluation
-        infos = [self.info(state, line, value, bool(mate), sims, seconds, number if self.multipv > 1 else None)
+        infos = [self.info(state, *self.mate_known(state, line, bool(mate)), value, sims, seconds,
+                           number if self.multipv > 1 else None)
                  for number, (line, value) in enumerate(lines, 1)]
         line = lines[0][0]
         best = self.game.action_name(state, line[0])
@@ -267,36 +267,53 @@ class UsiSession:
             now = time.perf_counter()
             if self.emit is not None and line and now - said >= INFO_SECONDS:
                 said = now
-                self.emit(self.info(state, line, value, False, simulations, now - started))
+                self.emit(self.info(state, None, line, value, simulations, now - started))
         progress.done = 0
         return progress
 
-    def info(self, state, line, value, forced, sims, seconds, multipv=None):
-        """The info line of one line (`forced`: a mate df-pn proved): `info [multipv I] depth D nodes N time T
-        nps S score cp X|mate N pv ...`."""
+    def mate_known(self, state, line, forced):
+        """(the plies to a mate the line leads to, or None; the line): USI's score mate N for the side
+        to move (`forced`: the line is a mate df-pn proved), or mate -N when the line's first move
+        allows the opponent a mate df-pn proves (then the line is that move and the mate)."""
+        after = state.next(line[0])
+        if forced or after.is_lose():
+            return (len(line) if forced else 1), line
+        if not (self.solver and self.game.mate_search) or after.is_done():
+            return None, line
+        against, _ = self.game.mate_search(after)
+        return (-(len(against) + 1), [line[0], *against]) if against else (None, line)
+
+    def info(self, state, mate, line, value, sims, seconds, multipv=None):
+        """The info line of one line (`mate`: the plies to a mate, negative when mated, or None):
+        `info [multipv I] depth D nodes N time T nps S score cp X|mate N pv ...`."""
         names = line_names(state, line, self.game.action_name)
-        score = f'mate {len(line)}' if forced else 'mate 1' if state.next(line[0]).is_lose() else f'cp {centipawns(value)}'
+        score = f'cp {centipawns(value)}' if mate is None else f'mate {mate}'
         number = f'multipv {multipv} ' if multipv else ''
         return (f'info {number}depth {len(names)} nodes {sims} time {round(seconds * 1000)} nps {round(sims / seconds)} '
                 f'score {score} pv {" ".join(names)}')
 
     def mate(self, milliseconds):
-        """go mate T|infinite: cshogi's df-pn for a forced mate within T ms (MATE_NODES_PER_MS positions a
-        millisecond; infinite: MATE_NODES_MOST), stopped by stop: checkmate MOVES, checkmate nomate
-        (none exists), or checkmate timeout (none found in the time)."""
-        if not self.game.mate_line:
+        """go mate T|infinite: cshogi's df-pn for a forced mate within T ms: checkmate MOVES, checkmate
+        nomate (none exists), or checkmate timeout (none found in the time, or stopped). A search
+        that MATE_NODES_AT_ONCE positions do not settle goes on in a process of its own (df-pn holds
+        the GIL), so that isready is answered and stop or quit end it at once."""
+        if not self.game.mate_search:
             return 'checkmate notimplemented'
-        budget = MATE_NODES_MOST if milliseconds is None else max(1, milliseconds * MATE_NODES_PER_MS)
-        self.searching.set()
-        try:
-            line = self.game.mate_line(self.state, budget, stopper=lambda search: setattr(self, "mate_under_way", search))
-        finally:
-            self.searching.clear()
-        search, self.mate_under_way = self.mate_under_way, None
+        state, mate_search, started = self.state, self.game.mate_search, time.monotonic()
+        line, searched = mate_search(state, MATE_NODES_AT_ONCE)
+        if not line and searched >= MATE_NODES_AT_ONCE:
+            self.searching.set()
+            try:
+                found = run_apart(lambda: mate_search(state, MATE_NODES_MOST), self.stop,
+                                  None if milliseconds is None else milliseconds / 1000 - (time.monotonic() - started))
+            finally:
+                self.searching.clear()
+            if found is None or not found[0] and found[1] >= MATE_NODES_MOST:
+                return 'checkmate timeout'
+            line = found[0]
         if line:
-            return 'checkmate ' + ' '.join(line_names(self.state, line, self.game.action_name))
-        timed_out = search is not None and (self.stop.is_set() or search.searched_node >= budget)
-        return 'checkmate timeout' if timed_out else 'checkmate nomate'
+            return 'checkmate ' + ' '.join(line_names(state, line, self.game.action_name))
+        return 'checkmate nomate'
 
     def release(self, words):
         held, self.held = self.held, None

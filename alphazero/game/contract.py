@@ -109,10 +109,10 @@ class Game:
     STONE_SHADES: Optional[tuple] = None
     MARKS: tuple = ('o', 'x')
     PIECE_NAMES: Optional[dict] = None
-    # mate_line(state, nodes) -> the actions of a forced win for the side to move that a solver proves
-    # within `nodes` positions, or None (full shogi: cshogi's df-pn): the engines play it without
-    # searching, and `go mate` answers with it
-    mate_line: Optional[Callable] = None
+    # mate_search(state, nodes) -> (the actions of a forced win for the side to move that a solver
+    # proves within `nodes` positions, or None; the positions it visited) (full shogi: cshogi's df-pn):
+    # the engines play it without searching, and `go mate` answers with it
+    mate_search: Optional[Callable] = None
     # solve(state) -> Solved (alphazero/game/solved.py): the exact result for the side to move and its
     # move, where the game's solver settles the position within its budget (Othello's last empties,
     # Connect Four from 20 stones, a forced mate in either shogi), else None: players and engines play

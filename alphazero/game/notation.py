@@ -27,6 +27,22 @@ def action_names(game):
     return names
 
 
+def line_vertices(game, state, line, names):
+    """The vertices of the moves of `line` from `state` (`names`: action_names(game)), a column's drop
+    named by the square its stone lands on (Connect Four's d as d6 on an empty board), as analysis
+    GUIs such as Sabaki read a vertex; parse_move takes either."""
+    columns, vertices = game.BOARD_SHAPE[1], []
+    for action in line:
+        after, name = state.next(action), names[action]
+        if name.isalpha() and len(name) == 1:
+            landed = [square for square, (before, now) in enumerate(zip(state.cells(), after.cells()))
+                      if not before and now]
+            name = square_name(landed[0], columns) if len(landed) == 1 else name
+        vertices.append(name)
+        state = after
+    return vertices
+
+
 def parse_move(game, text):
     """The action a GTP vertex names (any square of a column names its drop), or None."""
     text = text.lower()

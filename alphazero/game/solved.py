@@ -7,7 +7,7 @@ The players and engines here do the same before each search (players.py's Solvin
 position the solver settles within its budget gets the solver's move, and the analysis says
 "wins by 6", "draw" or "mate in 7" instead of a probability."""
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional
 
 
@@ -31,6 +31,20 @@ class Solved:
         if lang == 'ja':
             return f'{abs(self.margin)} 石差で{"勝ち" if won else "負け"}'
         return f'{"wins" if won else "loses"} by {abs(self.margin)}'
+
+
+def played_out(solve, state, solved):
+    """`solved` (of `state`) with its line played to the end of the game: each position after it solved
+    in turn by `solve` (the game's solver, each search smaller than the first), as far as it settles
+    them. What an analysis shows as the line both sides' best play follows."""
+    line, walked = list(solved.line), state
+    for action in line:
+        walked = walked.next(action)
+    while not walked.is_done() and (following := solve(walked)) is not None:
+        for action in following.line:
+            line.append(action)
+            walked = walked.next(action)
+    return replace(solved, line=line)
 
 
 class OutOfNodes(Exception):

@@ -17,7 +17,7 @@ import numpy as np
 
 from alphazero.game.paths import playing_model_path
 from alphazero.game.registry import as_game
-from alphazero.game.solved import Solved
+from alphazero.game.solved import Solved, played_out
 from alphazero.limits import check_search
 from alphazero.network.load import load_network
 from alphazero.network.model_file import playing_sims
@@ -62,9 +62,10 @@ class Style:
 
 @dataclass(frozen=True)
 class Analysis:
-    """A position analysed: `lines` [(line, value)], the principal line first, then the other searched
-    root moves by visits (each a line of one move), each value for the side to move; `solved` the
-    solver's exact result when it settled the position (then the one line is its line)."""
+    """A position analysed: `lines` [(line, value)], the principal line first, then the lines of the
+    other searched root moves from the best value down (each the most visited moves below it), each
+    value for the side to move; `solved` the solver's exact result when it settled the position (then
+    the one line is its line)."""
     lines: list
     solved: Optional[Solved] = None
 
@@ -149,7 +150,8 @@ class Agent(Player):
         if solve and self.game.solve and self.search.solver:
             solved = self.game.solve(state)
             if solved is not None:
-                return Analysis([(list(solved.line), float(solved.value))], solved)
+                solved = played_out(self.game.solve, state, solved)
+                return Analysis([(solved.line, float(solved.value))], solved)
         if self.settai:
             player = self.replaced(stop=stop).player
             return Analysis([([player.choose([state])[0][0]], self.network_value(state))])
@@ -163,9 +165,9 @@ class Agent(Player):
         if result.action is not None and line[:1] != [result.action[0]]:  # Gumbel chose another move
             chosen = int(result.action[0])
             line, value = [chosen], float(result.q[0, chosen])
-        visits = result.visits[0]
-        others = sorted((a for a in state.legal_actions() if visits[a] and a != line[0]), key=lambda a: -visits[a])
-        return Analysis([(list(line), float(value))] + [([a], float(result.q[0, a])) for a in others[:multipv - 1]])
+        visits, q = result.visits[0], result.q[0]
+        others = sorted((a for a in state.legal_actions() if visits[a] and a != line[0]), key=lambda a: -q[a])
+        return Analysis([(list(line), float(value))] + [result.tree.principal_line(0, a) for a in others[:multipv - 1]])
 
     def policy_move(self, state, temperature):
         policies, _ = self.evaluator([state])

@@ -146,7 +146,9 @@ def ending_of(state, result):
     stated result."""
     how = how_it_ended(state)
     mover, other = ('+', '-') if state.is_first_player() else ('-', '+')
-    rules = {'mate': '%TSUMI', 'perpetual_check': f'%{mover}ILLEGAL_ACTION',
+    # a mated side to move ends as one that resigned: %TORYO, which cshogi and floodgate read as its
+    # loss (%TSUMI, a tsume problem's end, reads as no winner)
+    rules = {'mate': '%TORYO', 'perpetual_check': f'%{mover}ILLEGAL_ACTION',
              'opponent_perpetual_check': f'%{other}ILLEGAL_ACTION', 'repetition': '%SENNICHITE',
              'move_limit': '%MAX_MOVES'}
     if how in rules:

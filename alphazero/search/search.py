@@ -37,6 +37,7 @@ class SearchResult:
     target: np.ndarray   # (G, A) the policy target: the visits, or Gumbel's improved policy
     action: Optional[np.ndarray] = None  # (G,) the move the root policy chose (Gumbel's), else None
     lines: Optional[list] = None         # per root: (principal line, its value), when asked for
+    tree: Optional[Tree] = None          # the searched tree, when lines are asked for (more lines: tree.principal_line)
 
 
 def search_roots(evaluator, roots, settings=SearchSettings(), root_noise=None, gumbel_noise=None, with_lines=False,
@@ -71,7 +72,7 @@ def search_roots(evaluator, roots, settings=SearchSettings(), root_noise=None, g
                           root_visits.astype(np.float64))
     root.finish(tree, result)
     if with_lines:
-        result.lines = [tree.principal_line(g) for g in range(len(roots))]
+        result.lines, result.tree = [tree.principal_line(g) for g in range(len(roots))], tree
     return result
 
 

@@ -337,32 +337,27 @@ def action_name(state, action):
 MATE_NODES = 10_000             # positions df-pn may visit for a mate before each move (a few ms)
 
 
-def mate_line(state, nodes=MATE_NODES, stopper=None):
-    """The actions of a forced mate for the side to move that cshogi's df-pn proves within `nodes`
-    positions (in check, an evasion that mates), checked against our rules (it ends in checkmate before the move limit); None when it
-    finds none. `stopper(dfpn)`, when given, receives the search so that another thread may stop it."""
+def mate_search(state, nodes=MATE_NODES):
+    """(the actions of a forced mate for the side to move that cshogi's df-pn proves within `nodes`
+    positions, or None; the positions it visited). In check, df-pn tries the evasions that check. Each
+    mate is checked against our rules: it ends in checkmate before the move limit."""
     if state.is_done():
-        return None
-    if state.in_check:  # df-pn searches only from positions out of check; there, each evasion that mates
-        moves = [next((move for action, move in state.moves().items() if state.next(action).is_lose()), 0)]
-    else:
-        dfpn = cshogi.DfPn()
-        dfpn.set_max_search_node(nodes)
-        if stopper:
-            stopper(dfpn)
-        moves = dfpn.get_pv(state.board) if dfpn.search(state.board) else [0]
+        return None, 0
+    dfpn = cshogi.DfPn()
+    dfpn.set_max_search_node(nodes)
+    moves = dfpn.get_pv(state.board) if dfpn.search(state.board) else []
     actions, walked = [], state
     for move in moves:
         if walked.is_done() or move not in walked.moves().values():
-            return None
+            return None, dfpn.searched_node
         actions.append(walked.action_of_move(move))
         walked = walked.next(actions[-1])
-    return actions if walked.is_lose() and not walked.legal_actions() else None
+    return (actions if actions and walked.is_lose() and not walked.legal_actions() else None), dfpn.searched_node
 
 
 def solve(state, nodes=MATE_NODES):
     """A forced mate df-pn proves (Solved, with the mating line), else None."""
-    line = mate_line(state, nodes)
+    line, _ = mate_search(state, nodes)
     return Solved(line, 1, mate=len(line)) if line else None
 
 

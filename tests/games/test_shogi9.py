@@ -18,6 +18,7 @@ if not os.environ.get('CI'):  # CI installs the optional extra (test.sh): there 
     pytest.importorskip('cshogi')
 import cshogi  # noqa: E402
 
+from alphazero.game.notation import line_names  # noqa: E402
 from alphazero.game.registry import load_game  # noqa: E402
 
 FAIRY_STOCKFISH = '/usr/games/fairy-stockfish'
@@ -341,14 +342,22 @@ def test_usi_levels_and_search_options(game, tiny_shogi_model):
     gumbel = Agent(game, network, SearchSettings(gumbel=4), rng=np.random.default_rng(0))
     [(line, value)] = gumbel.analyse(game.State(), 8, solve=False).lines
     assert line[0] in game.State().legal_actions() and -1 <= value <= 1
-    # MultiPV: the principal line first, then the next most visited root moves, each with its score
+    # MultiPV: the principal line first, then the other root moves from the best score down, each
+    # with its own line (the most visited moves below it), every line legal from the position
     assert session.execute('setoption name MultiPV value 3') == []
     assert 'option name MultiPV type spin default 1 min 1 max 20' in session.execute('usi')
     session.execute('setoption name Level value 4')
     session.execute('position startpos')
-    *infos, best = session.execute('go nodes 40')
+    *infos, best = session.execute('go nodes 300')
     assert [i.split()[1:3] for i in infos] == [['multipv', '1'], ['multipv', '2'], ['multipv', '3']]
-    assert len({i.split(' pv ')[1].split()[0] for i in infos}) == 3 and infos[0].split(' pv ')[1].split()[0] == best.split()[1]
+    lines = [i.split(' pv ')[1].split() for i in infos]
+    assert len({line[0] for line in lines}) == 3 and lines[0][0] == best.split()[1]
+    scores = [int(i.split(' score cp ')[1].split()[0]) for i in infos]
+    assert scores[1] >= scores[2] and max(len(line) for line in lines[1:]) > 1, infos
+    for line in lines:
+        walked = game.State()
+        for move in line:
+            walked = walked.next(walked.action_of_usi(move))
     assert session.execute('setoption name MultiPV value 0')[0] == 'info string setoption: MultiPV is a whole number from 1 to 20'
     session.execute('setoption name MultiPV value 1')
     assert parse_args(['--level', '1', '--gumbel', '4']).level == 1
@@ -602,6 +611,64 @@ def test_the_usi_engine_never_misses_a_mate_df_pn_finds_and_answers_go_mate(game
     assert session.execute('go mate 1000') == ['checkmate nomate']
     session.execute('position startpos')  # no check to give: no mate, proved at once
     assert session.execute('go mate 1') == ['checkmate nomate']
+
+
+# Positions of random games (cshogi's random moves, seed 84) where the side to move is in check and
+# cshogi's mate_move(3) finds a mate, and the position of issue 84 (8i7g mates in three)
+CHECKED_MATES = [
+    'lnrg3n1/2s2P2l/pppp1ppsb/2R4pp/2Pk5/PP4P1G/2+bK1G2P/6SGL/LN1S3N1 b 4p 71',
+    'ln1+Sp1r2/1P1g1sb1l/+N1p1+Sp+NPn/p1lp4P/P5P2/3P3pg/1k2G2+p1/LpG1P1p2/B1KR1S+p2 w P 122',
+    '5p3/1k4+N2/Rpgp1BP1n/1PKBss3/pNP1p2pl/2nP3rs/G1p3+p1P/L4Pp1L/GS3L3 b G3P 161',
+    '4p4/l1k5l/+LpN1P1ng+P/2PrK4/p5pN1/PPp1Np1P1/B2S2P+B1/R1S1G2SL/sG3g3 b 3P2p 131',
+    'l2+Ss3G/pLg1r1S2/2n1p2Np/1P3+b3/P2Gk2pP/L1p2Pp2/3pKpPPL/1p3+n2R/1+p4SN1 w Pbgp 134',
+    '1p4sn1/3r3bl/ls1gkpppp/p2pG2P1/PP2pK3/2GP1PPSP/N1P1P3N/1B2NG3/L1SR4L w P 108',
+    '1+P2s+P2g/l4b+R1l/2p4gn/1pN1p1r1P/pG2Pp3/3p2Ppp/P3kP2n/LSg+B2S1L/1P2K1SN1 w 2p 146',
+    'p1p3b2/ggrnsk1s1/l1G1+P3l/3s1KPP1/GPPP1P1pp/9/N2p4N/P1S+b+p2RL/L7+n w 4P 188',
+    '2s4nl/2r4+P1/ls1gB3P/p1p1p2g1/1n1p1Sp1L/1p7/PPPPk1P1g/LS2P1+r2/BN1K1g1N1 w 3Pp 96',
+    '1n3k1r1/+P1LB1g3/2GsP1Ksl/psp1NP2p/3N1G1N1/lrP3P2/L1BPpgpSP/1p2+pp3/9 b 2Pp 163',
+    'l1rgg2n1/8l/p1Gp1sp1p/1pp2p2N/P1P1ps1P1/1P4PRg/N3k3L/LBS2S3/5KbN1 w 4Pp 96',
+    '3+PS2G1/+P1p3kPl/1P2+Pg1sl/2PPPKPpN/Pp1n4S/2+rn5/L1N5G/pB+pp+sB2P/2GR4L b p 171',
+    '1n6+P/1p2p1+L2/1gp1Gpn1p/3kS1+B1n/p1Rr5/+l2K1S3/1+pP3NpP/L3+pSLGS/2B2G3 b P5p 183',
+]
+
+
+def test_a_side_in_check_that_mates_finds_its_mate(game, tiny_shogi_model):
+    """In check, an evasion that checks can begin a mate: on positions where our own rules find a
+    forced mate within three plies (every evasion, then every reply), df-pn proves one too, the USI
+    engine plays its first move and go mate answers with it."""
+    from alphazero.network.load import load_network
+    from alphazero.play.agent import Agent
+    from usi_engine import UsiSession
+    network, _ = load_network(tiny_shogi_model, game)
+    session = UsiSession(game, Agent(game, network, rng=np.random.default_rng(0)), 8)
+    for sfen in CHECKED_MATES:
+        state = game.State(sfen)
+        assert state.in_check and any(mates_by_force(state, action, 3) for action in state.legal_actions()), sfen
+        line, nodes = game.mate_search(state)
+        walked = state
+        for action in line:
+            walked = walked.next(action)
+        assert walked.is_lose() and not walked.legal_actions() and len(line) % 2 == 1 and nodes >= 0
+        session.execute(f'position sfen {sfen}')
+        info, best = session.execute('go nodes 8')
+        assert best.split()[1] == game.action_name(state, line[0]) and f' score mate {len(line)} ' in info, (sfen, info)
+        assert session.execute('go mate 1000') == ['checkmate ' + ' '.join(line_names(state, line, game.action_name))]
+    assert session.execute(f'position sfen {CHECKED_MATES[0]}') == [] and session.execute('go mate 1000') == [
+        'checkmate 8i7g 6e5e 4g5f']
+
+
+def test_a_side_that_is_mated_says_mate_minus_n(game, tiny_shogi_model):
+    """The side whose every move allows a mate df-pn proves reports score mate -N (N plies to its
+    mate, its own move first), as GUIs show a lost position."""
+    from alphazero.network.load import load_network
+    from alphazero.play.agent import Agent
+    from usi_engine import UsiSession
+    network, _ = load_network(tiny_shogi_model, game)
+    session = UsiSession(game, Agent(game, network, rng=np.random.default_rng(0)), 8)
+    # 後手 to move, two plies from the end of a Fairy-Stockfish game: each of its 36 moves allows a mate in one
+    session.execute('position sfen l5+Rnk/2PG2S1l/r5spp/1p2pp3/p2N4P/2SpP2+b1/PPG3N1G/2S5L/L6K1 w BGN3P3p 166')
+    *infos, best = session.execute('go nodes 8')
+    assert ' score mate -2 ' in infos[-1] and best.startswith('bestmove '), infos
 
 
 def test_players_look_for_a_mate_before_they_search(game, tiny_shogi_model):

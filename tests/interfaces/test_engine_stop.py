@@ -1,6 +1,7 @@
 """Engines obey their GUI during a search of any size: USI's stop answers with bestmove and isready
-with readyok at once (and a long search sends info lines as it goes), quit ends the process at once, for USI and GTP alike (a search asked for
-more than memory holds is capped, with an info string that says so)."""
+with readyok at once (and a long search sends info lines as it goes), during a mate search too, and
+quit ends the process at once, for USI and GTP alike (a search asked for more than memory holds is
+capped, with an info string that says so)."""
 import importlib.util
 import os
 import queue
@@ -14,6 +15,7 @@ import pytest
 from conftest import REPO
 
 HUGE = 10 ** 12   # nodes no machine holds
+LONG_MATE_SEARCH = '4k4/9/9/9/9/9/9/9/4K4 b RBGSNLPrbgsnlp 1'  # df-pn needs some 300,000 positions (seconds)
 
 
 class Engine:
@@ -78,9 +80,18 @@ def test_usi_stop_isready_and_quit_are_heard_during_a_search_of_any_size(workdir
     time.sleep(1)
     engine.send('stop')
     assert engine.answer('bestmove', 5)[1] < 1
-    engine.send(f'go nodes {HUGE}')
-    time.sleep(1)
-    assert engine.quit_within(1) < 1 + 0.5 and engine.process.returncode == 0
+    # df-pn holds the GIL, so go mate runs it in a process of its own: isready and stop are heard within 0.2 s
+    engine.send(f'position sfen {LONG_MATE_SEARCH}')
+    engine.send('go mate infinite')
+    time.sleep(0.5)
+    engine.send('isready')
+    assert engine.answer('readyok', 5)[1] < 0.2
+    engine.send('stop')
+    answer, seconds = engine.answer('checkmate', 5)
+    assert answer == 'checkmate timeout' and seconds < 0.2
+    engine.send('go mate infinite')
+    time.sleep(0.5)
+    assert engine.quit_within(1) < 0.2 + 0.5 and engine.process.returncode == 0
 
 
 @pytest.mark.slow

@@ -16,7 +16,7 @@ from alphazero.network.model_file import save_model
 from alphazero.game.registry import GAMES, load_game
 from alphazero.game.values import player_value
 from alphazero.engines.gtp import EnginePlayer, gtp_problem
-from alphazero.game.notation import action_names, parse_move
+from alphazero.game.notation import action_names, line_vertices, parse_move
 from alphazero.play.players import FunctionPlayer
 from alphazero.play.openings import distinct_openings, paired_openings
 from alphazero.play.elo import elo, match_summary
@@ -453,10 +453,15 @@ def test_a_solved_endgame_is_played_and_analysed_exactly(tiny_othello8):
     test_solvers.py): one line, the best move with the exact result's win rate, KataGo's scoreLead
     for the margin, the line to the end; and genmove plays that move. --no-solver searches instead."""
     from alphazero.engines.gtp import GtpProcess
+    from alphazero.game.solved import played_out
     from conftest import random_endgame
     game = load_game('othello8')
     state, moves = random_endgame(game, 6, np.random.default_rng(2))
-    solved, names, walked = game.solve(state), action_names(game), game.State()
+    solved, names, walked = played_out(game.solve, state, game.solve(state)), action_names(game), game.State()
+    ended = state
+    for action in solved.line:  # the line is both sides' best play to the end, which has the margin
+        ended = ended.next(action)
+    assert ended.is_done() and game.score(ended) * (1 if state.is_first_player() else -1) == solved.margin
     for flags in ('', ' --no-solver'):
         engine = GtpProcess(f'{sys.executable} {os.path.join(REPO, "gtp_engine.py")} --game othello8{flags}')
         try:
@@ -479,6 +484,18 @@ def test_a_solved_endgame_is_played_and_analysed_exactly(tiny_othello8):
             assert engine.ask(f'genmove {color}') == names[solved.line[0]]
         finally:
             engine.close()
+
+
+def test_a_drop_is_named_by_the_square_it_lands_on_in_an_analysis():
+    """Connect Four's analysis names each move of its lines by the square its stone lands on (rows
+    from the top: d6 is the bottom of column d), as Sabaki reads a vertex; play takes it back."""
+    game = load_game('connect4')
+    names, state = action_names(game), game.State()
+    assert line_vertices(game, state, [3, 3, 4, 3], names) == ['d6', 'd5', 'e6', 'd4']
+    assert [parse_move(game, vertex) for vertex in line_vertices(game, state, [3, 3, 4, 3], names)] == [3, 3, 4, 3]
+    othello = load_game('othello8')  # a game whose moves are squares keeps its names
+    first = othello.State().legal_actions()[:1]
+    assert line_vertices(othello, othello.State(), first, action_names(othello)) == [action_names(othello)[first[0]]]
 
 
 def test_gogui_rules_commands_host_the_game_in_a_generic_gui():
