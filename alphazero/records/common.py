@@ -1,4 +1,6 @@
 """What every record format shares: replaying its moves by our rules, and its result."""
+import lzma
+
 from alphazero.game.notation import action_names
 from alphazero.game.values import player_value
 
@@ -46,9 +48,18 @@ def keep_if_legal(game, moves, where, games, problems):
     games.append(moves)
 
 
+def format_name(path):
+    """The name that says a record file's format: without `.xz`, as any record file may be compressed
+    with xz (records/shogi9/*.csa.xz)."""
+    return path[:-3] if path.lower().endswith('.xz') else path
+
+
 def read_bytes(path):
+    """A record file's bytes, decompressed when its name ends in .xz."""
     try:
-        with open(path, 'rb') as f:
+        with (lzma.open if path.lower().endswith('.xz') else open)(path, 'rb') as f:
             return f.read()
     except OSError as error:
         raise RecordError(f'{path}: cannot be read ({error.strerror})') from None
+    except (lzma.LZMAError, EOFError) as error:
+        raise RecordError(f'{path}: not a whole xz file ({error}); unpack it with xz -d to see what is left') from None

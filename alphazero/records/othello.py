@@ -6,7 +6,7 @@ import struct
 
 from alphazero.files import atomic_output
 from alphazero.game.notation import action_names
-from alphazero.records.common import RecordError, keep_if_legal, read_bytes, replay
+from alphazero.records.common import RecordError, format_name, keep_if_legal, read_bytes, replay
 
 WTB_HEADER = struct.Struct('<4BIHH4B')   # century, year, month, day, games, records, year of games,
 
@@ -81,7 +81,7 @@ def parse_transcript(text, game):
 def read_transcripts(path, game):
     # UTF-8, with or without a byte-order mark; bytes that are not UTF-8 make their game unreadable
     text = read_bytes(path).decode('utf-8-sig', errors='replace')
-    if path.lower().endswith('.csv'):
+    if format_name(path).lower().endswith('.csv'):
         csv.field_size_limit(max(csv.field_size_limit(), CSV_FIELD_LIMIT))
         reader = csv.DictReader(io.StringIO(text, newline=''))
         try:

@@ -1,21 +1,22 @@
 """Any record file, by its format: Othello transcripts and WTHOR, shogi CSA, KIF and USI."""
 import os
 
-from alphazero.records.common import RecordError
+from alphazero.records.common import RecordError, format_name
 from alphazero.records.othello import read_transcripts, read_wtb
 from alphazero.records.shogi import EXTENSIONS, is_shogi_record, read_shogi_records
 
 
 def read_records(path, game):
-    """(games, problems) of a record file: Othello's .wtb, .csv or text transcripts, shogi's .csa,
-    .kif or .usi (alphazero/shogi_records.py); RecordError when unreadable."""
+    """(games, problems) of a record file: Othello's .wtb, .csv or text transcripts, shogi's .csa, .kif
+    or .usi (alphazero/records/shogi.py), any of them compressed with xz (NAME.csa.xz); RecordError
+    when unreadable."""
     if not os.path.isfile(path):
         raise RecordError(f'{path}: ' + ('a folder, not a record file' if os.path.isdir(path) else 'no such file'))
     shogi = game.ENGINE_PROTOCOL == 'usi'
     if is_shogi_record(path) != shogi:
         raise RecordError(f'{path}: {game.NAME} reads ' + (', '.join(EXTENSIONS) if shogi else '.wtb, .txt and .csv')
                           + ' record files')
-    games, problems = (read_shogi_records if shogi else read_wtb if path.lower().endswith('.wtb')
+    games, problems = (read_shogi_records if shogi else read_wtb if format_name(path).lower().endswith('.wtb')
                        else read_transcripts)(path, game)
     if not games and not problems:
         problems.append(f'{path}: no games in the file')

@@ -20,7 +20,7 @@ from alphazero.files import atomic_output
 from alphazero.game.notation import line_names
 from alphazero.game.shogi_endings import KIF_ENDINGS, how_it_ended, kif_result
 from alphazero.game.values import centipawns, value_for
-from alphazero.records.common import read_bytes, replay
+from alphazero.records.common import format_name, read_bytes, replay
 
 DRAW_ENDINGS = ('%SENNICHITE', '%HIKIWAKE', '%JISHOGI', '%MAX_MOVES')
 
@@ -104,7 +104,7 @@ def read_csa_or_kif(path, game):
     import cshogi.KIF
     text = read_text(path)
     games, problems = [], []
-    is_kif = not path.lower().endswith('.csa')
+    is_kif = not format_name(path).lower().endswith('.csa')
     try:
         parsed = cshogi.KIF.Parser.parse_str(text) if is_kif else cshogi.CSA.Parser.parse_str(text)
     except Exception as error:  # cshogi's parsers raise many kinds of error on bad text
@@ -137,7 +137,7 @@ def read_usi(path, game):
 
 
 def read_shogi_records(path, game):
-    return (read_usi if path.lower().endswith('.usi') else read_csa_or_kif)(path, game)
+    return (read_usi if format_name(path).lower().endswith('.usi') else read_csa_or_kif)(path, game)
 
 
 # ----- writing -----
@@ -228,4 +228,4 @@ def evaluation_comments(state, value, line, game):
 
 
 def is_shogi_record(path):
-    return os.path.splitext(path.lower())[1] in EXTENSIONS
+    return os.path.splitext(format_name(path).lower())[1] in EXTENSIONS

@@ -389,6 +389,28 @@ def test_our_usi_engine_plays_fairy_stockfish(game, tiny_shogi_model, fairy_stoc
 
 
 @pytest.mark.slow
+def test_records_compressed_with_xz_read_as_the_plain_file(game, tmp_path):
+    """A record file compressed with xz reads as the plain one, and one cut short is refused in one
+    line; the engine games kept in records/shogi9 read whole."""
+    import glob
+    import lzma
+    from alphazero.records.common import RecordError
+    from alphazero.records.read import read_records
+    text = 'V2.2\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n/\nV2.2\nPI\n+\n+2726FU\n-8384FU\n+2625FU\n%TORYO\n'
+    (tmp_path / 'g.csa').write_text(text)
+    (tmp_path / 'g.csa.xz').write_bytes(lzma.compress(text.encode()))
+    plain, packed = (read_records(str(tmp_path / name), game) for name in ('g.csa', 'g.csa.xz'))
+    assert len(plain[0]) == 2 and [list(g) for g in plain[0]] == [list(g) for g in packed[0]]
+    assert [g.result for g in plain[0]] == [g.result for g in packed[0]] == [-1, 1]
+    (tmp_path / 'cut.csa.xz').write_bytes(lzma.compress(text.encode())[:30])
+    with pytest.raises(RecordError, match='cut.csa.xz: not a whole xz file'):
+        read_records(str(tmp_path / 'cut.csa.xz'), game)
+    for kept in glob.glob(os.path.join(REPO, 'records', 'shogi9', '*.csa.xz')):
+        games, problems = read_records(kept, game)
+        assert len(games) >= 200 and problems == [], kept
+
+
+@pytest.mark.slow
 def test_make_records_and_train_on_them(workdir, fairy_stockfish):
     """make_records.py --game shogi9 with Fairy-Stockfish writes CSA and USI files that
     train_records.py reads and trains a token Transformer on, exported to ONNX."""
