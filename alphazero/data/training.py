@@ -9,6 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 from tqdm import tqdm
 
+from alphazero.network.keras_setup import keras_backend
+
 STEPS_PER_EXECUTION = 16  # gradient steps per compiled call, so Python runs rarely (same training)
 
 
@@ -54,7 +56,6 @@ def xla_wanted():
     """Whether training compiles its step with XLA: about 4x faster a step on a CPU, after a compile of
     seconds that a tiny run (a test, a first try) never wins back; ALPHAZERO_XLA=0 leaves it out.
     Keras on JAX always compiles its step (without, it runs op by op)."""
-    from alphazero.network.keras_setup import keras_backend
     return keras_backend() == 'jax' or os.environ.get('ALPHAZERO_XLA', '1') != '0'
 
 

@@ -172,10 +172,9 @@ def test_training_on_records_goes_on_where_it_was_stopped(workdir, monkeypatch):
 
 
 @pytest.mark.slow
-def test_a_smaller_learning_rate_changes_the_trained_model_less(workdir, with_xla):
+def test_a_smaller_learning_rate_changes_the_trained_model_less(workdir):
     """--from-best with --learning-rate: the records train the model further by smaller steps, so
-    its weights move less than at the default rate from the same start, the same games and seed
-    (compiled with XLA, as users train)."""
+    its weights move less than at the default rate from the same start, the same games and seed."""
     import keras
     import train_records as script
     from alphazero.network.model_file import save_model
