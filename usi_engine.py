@@ -191,12 +191,12 @@ class UsiSession:
                     said.append(f'info string go: {word} needs a whole number, not {value[:12]!r}; left out')
         if 'mate' in words:  # a mate search, not a move
             return [self.mate(settings.get('mate'))]
-        sims, seconds = self.budget(settings, flags)
+        sims, seconds, bounded = self.budget(settings, flags)
         if settings.get('nodes', 0) > sims:
             said.append(f'info string nodes {settings["nodes"]} capped at {sims}, the most this machine\'s memory holds')
         self.searching.set()
         try:
-            lines, best = self.search(sims, None if seconds is None else time.monotonic() + seconds)
+            lines, best = self.search(sims, None if seconds is None else time.monotonic() + seconds, bounded)
         finally:
             self.searching.clear()
         lines = said + lines
@@ -206,24 +206,26 @@ class UsiSession:
         return lines + [best]
 
     def budget(self, settings, flags):
-        """(simulations, seconds) for this move: `nodes` alone; until stop for infinite and ponder, as
-        deep as memory holds; with a clock, the level's (or the asked) simulations or, at full strength,
-        as many as the clock allows, within the seconds the clock gives (go_seconds); else the
-        level's simulations, with no clock."""
+        """(simulations, seconds, whether memory bounds the search) for this move: `nodes` alone;
+        until stop for infinite and ponder, as deep as memory holds (limits.largest_search); with a
+        clock, the level's (or the asked) simulations or, at full strength, as many as the clock
+        allows, within the seconds the clock gives (go_seconds); else the level's simulations, with
+        no clock."""
         deepest = largest_search(self.game)
         if 'nodes' in settings:
-            return max(1, min(settings['nodes'], deepest)), None
+            return max(1, min(settings['nodes'], deepest)), None, settings['nodes'] >= deepest
         if flags:
-            return deepest, None
+            return deepest, None, True
         seconds = go_seconds(settings, 'b' if self.state.is_first_player() else 'w', self.margin / 1000)
         if seconds is None:
-            return self.sims, None
+            return self.sims, None, False
         full_strength = not self.sims_asked and self.level.simulations == self.agent.sims
-        return (deepest if full_strength else self.sims), seconds
+        return (deepest if full_strength else self.sims), seconds, full_strength
 
-    def search(self, sims, deadline=None):
+    def search(self, sims, deadline=None, bounded=False):
         """info lines and the bestmove line for the current position, from a search of at most `sims`
-        simulations that ends at `deadline` (time.monotonic()), if any, at the latest."""
+        simulations that ends at `deadline` (time.monotonic()), if any, at the latest; `bounded`: sims
+        is what memory holds, and the info lines say how full the tree is (hashfull)."""
         state = self.state
         if state.is_done() or not state.legal_actions():
             return [], 'bestmove resign' if state.ending() != 'win' else 'bestmove win'
@@ -231,12 +233,13 @@ class UsiSession:
             return [], 'bestmove win'
         started = time.perf_counter()
         searches = self.level.simulations or self.settai
+        capacity = sims if bounded and searches else None  # the tree's most simulations, for hashfull
         mate, mate_nodes = (self.game.mate_search(state) if searches and self.solver and self.game.mate_search
                             else (None, 0))
         if mate:  # a forced mate df-pn proved: played without the network, as dlshogi does
             lines, sims = [(mate, 1.0)], mate_nodes
         else:
-            progress = self.progress(state, started)
+            progress = self.progress(state, started, capacity)
             agent = self.agent.replaced(level=self.level, settai=self.settai)
             lines = agent.analyse(state, sims, self.stop, lambda tree, done: progress(*tree.principal_line(0), done),
                                   self.multipv, solve=False, deadline=deadline).lines
@@ -245,7 +248,7 @@ class UsiSession:
         if not searches:
             sims = 1  # the policy alone: one evaluation
         infos = [self.info(state, *self.mate_known(state, line, bool(mate)), value, sims, seconds,
-                           number if self.multipv > 1 else None)
+                           number if self.multipv > 1 else None, None if mate else capacity)
                  for number, (line, value) in enumerate(lines, 1)]
         line = lines[0][0]
         best = self.game.action_name(state, line[0])
@@ -255,10 +258,10 @@ class UsiSession:
             return infos, f'bestmove {best} ponder {self.game.action_name(after, line[1])}'
         return infos, f'bestmove {best}'
 
-    def progress(self, state, started):
+    def progress(self, state, started, capacity):
         """progress(line, value, simulations) for a search: keeps in progress.done the simulations made,
         and says an info line of the principal line each INFO_SECONDS, so that a GUI shows a long search
-        as it goes."""
+        as it goes (with hashfull when `capacity`, the most simulations memory holds, is given)."""
         said = started
 
         def progress(line, value, simulations):
@@ -267,7 +270,7 @@ class UsiSession:
             now = time.perf_counter()
             if self.emit is not None and line and now - said >= INFO_SECONDS:
                 said = now
-                self.emit(self.info(state, None, line, value, simulations, now - started))
+                self.emit(self.info(state, None, line, value, simulations, now - started, capacity=capacity))
         progress.done = 0
         return progress
 
@@ -283,14 +286,16 @@ class UsiSession:
         against, _ = self.game.mate_search(after)
         return (-(len(against) + 1), [line[0], *against]) if against else (None, line)
 
-    def info(self, state, mate, line, value, sims, seconds, multipv=None):
+    def info(self, state, mate, line, value, sims, seconds, multipv=None, capacity=None):
         """The info line of one line (`mate`: the plies to a mate, negative when mated, or None):
-        `info [multipv I] depth D nodes N time T nps S score cp X|mate N pv ...`."""
+        `info [multipv I] depth D nodes N time T nps S [hashfull H] score cp X|mate N pv ...`, hashfull
+        the permille of the tree's `capacity` (its most simulations) used, when the search has one."""
         names = line_names(state, line, self.game.action_name)
         score = f'cp {centipawns(value)}' if mate is None else f'mate {mate}'
         number = f'multipv {multipv} ' if multipv else ''
+        full = f'hashfull {round(1000 * sims / capacity)} ' if capacity else ''
         return (f'info {number}depth {len(names)} nodes {sims} time {round(seconds * 1000)} nps {round(sims / seconds)} '
-                f'score {score} pv {" ".join(names)}')
+                f'{full}score {score} pv {" ".join(names)}')
 
     def mate(self, milliseconds):
         """go mate T|infinite: cshogi's df-pn for a forced mate within T ms: checkmate MOVES, checkmate

@@ -83,6 +83,9 @@ def test_go_infinite_deepens_until_stop_and_bestmove_names_a_ponder_move(workdir
     nodes = [int(line.split(' nodes ')[1].split()[0]) for line in streamed if line.startswith('info depth')]
     assert len(nodes) >= 3 and nodes == sorted(nodes), streamed  # an info line at least each second
     assert nodes[-1] > 300, nodes  # past the 300 simulations a move searches without a clock
+    # the tree, as large as memory holds, says how full it is: permille of its nodes, growing
+    full = [int(line.split(' hashfull ')[1].split()[0]) for line in streamed if line.startswith('info depth')]
+    assert len(full) == len(nodes) and full == sorted(full) and 0 <= full[0] <= full[-1] <= 1000, streamed
     words = best.split()
     assert seconds < 1 and len(words) == 4 and words[2] == 'ponder', best
     # a go with a bad number says so, then still answers with a move: a GUI waits for one
