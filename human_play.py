@@ -5,6 +5,7 @@
 # answers with its search at temperature 0. A player with no move but a pass (Othello) passes by
 # itself. With --text it plays in the terminal instead, for machines without a display.
 
+import argparse
 import datetime
 import os
 import sys
@@ -18,6 +19,7 @@ from alphazero.cli.flags import add_backend_flag, add_level_flag, add_settai_fla
 from alphazero.game.notation import action_names, line_names, parse_move
 from alphazero.game.paths import playing_model_path
 from alphazero.game.registry import add_game_flag, as_game, load_game
+from alphazero.game.shogi_handicaps import ENGLISH, HANDICAPS, handicap_named, handicap_of
 from alphazero.game.solved import Solved
 from alphazero.records.write import record_extension, write_record
 from alphazero.game.values import player_value
@@ -29,6 +31,7 @@ from alphazero.cli.words import LANGUAGES, WORDS, colour, game_text, language, l
 # Parameters
 SQUARE_SIZE = 80        # pixels per square of the window
 RECORDS = 'records/played'  # where the terminal saves each game's record (--save-to)
+HANDICAP_GAMES = ('shogi9',)      # the games --handicap plays: full shogi's 駒落ち
 
 
 # The result line shown when the game is over, from the human's side
@@ -169,15 +172,15 @@ def ending_lines(game, state, human_first, said, resigned=False):
     return lines
 
 
-def play_text(game, next_action, human_first, read=input, said=WORDS['en'], save=None, review=None):
-    """A game in the terminal; `save(actions, final state, resigned, evaluations)`, when given, keeps
-    its record (finished, resigned or abandoned) with the AI's evaluations ({ply: (value for the mover,
-    line)}) of its moves, and `review(actions)` reviews a finished or resigned one. Returns the final
-    state, or None when the human left."""
+def play_text(game, next_action, human_first, read=input, said=WORDS['en'], save=None, review=None, start=None):
+    """A game in the terminal from `start` (a State; None: the game's start); `save(actions, final
+    state, resigned, evaluations)`, when given, keeps its record (finished, resigned or abandoned) with
+    the AI's evaluations ({ply: (value for the mover, line)}) of its moves, and `review(actions)`
+    reviews a finished or resigned one. Returns the final state, or None when the human left."""
     game = as_game(game)
-    history = [(game.State(), None)]  # (state, the action played from it)
+    history = [(start or game.State(), None)]  # (state, the action played from it)
     if game.action_name:
-        print(said['you_play'].format(side=game_text(game.SIDE_NAMES, said)[0 if human_first else 1],
+        print(said['you_play'].format(side=side_words(game, history[0][0], said)[0 if human_first else 1],
                                       help=game_text(game.MOVE_HELP, said)))
     else:
         mark = marks_of(game)[0 if human_first else 1]
@@ -230,7 +233,7 @@ def play_text(game, next_action, human_first, read=input, said=WORDS['en'], save
     return final
 
 
-def game_review(game, agent, human_first, said):
+def game_review(game, agent, human_first, said, start=None):
     """review(actions) for play_text: the human's moves after which their expected score fell
     (alphazero/play/review.py), each with the move and the line that the agent's search at full
     strength prefers there."""
@@ -241,7 +244,7 @@ def game_review(game, agent, human_first, said):
         return value, line
 
     def review(actions):
-        states = [game.State()]
+        states = [start or game.State()]
         for action in actions:
             states.append(states[-1].next(action))
         chosen = lambda t: states[t].is_first_player() == human_first and forced_action(states[t], game) is None  # noqa: E731
@@ -257,9 +260,10 @@ def game_review(game, agent, human_first, said):
     return review
 
 
-def record_saver(game, folder, human_first, said):
-    """save(actions, final, resigned) for play_text: writes the game's record to a new file in
-    `folder` and returns its path (None where the game has no record format)."""
+def record_saver(game, folder, human_first, said, start=None):
+    """save(actions, final, resigned) for play_text: writes the game's record (from `start`, a State,
+    or the game's start) to a new file in `folder` and returns its path (None where the game has no
+    record format)."""
     started = datetime.datetime.now()
 
     def save(actions, final, resigned, evaluations=None):
@@ -268,7 +272,7 @@ def record_saver(game, folder, human_first, said):
             return None
         path = os.path.join(folder, f'{game.NAME}-{started.strftime("%Y%m%d-%H%M%S")}{extension}')
         names = (said['you_name'], 'AlphaZero') if human_first else ('AlphaZero', said['you_name'])
-        write_record(path, game, actions, evaluations, names, resigned, started)
+        write_record(path, game, actions, evaluations, names, resigned, started, start)
         return path
     return save
 
@@ -381,7 +385,7 @@ def open_window(frame):
 
 # ----- the window for games whose pieces move (shogi): pick a piece (or a piece in hand), then the
 # square it goes to -----
-def play_piece_window(game, next_action, human_first, said=WORDS['en']):
+def play_piece_window(game, next_action, human_first, said=WORDS['en'], start=None):
     import tkinter as tk
 
     rows, columns = game.BOARD_SHAPE
@@ -393,13 +397,13 @@ def play_piece_window(game, next_action, human_first, said=WORDS['en']):
         def __init__(self, master=None):
             tk.Frame.__init__(self, master)
             self.master.title('AlphaZero: ' + game_text(game.TITLE or {'en': game.NAME}, said))
-            self.state, self.picked = game.State(), None
+            self.state, self.picked = start or game.State(), None
             self.canvas = tk.Canvas(self, width=columns * SQUARE_SIZE, height=rows * SQUARE_SIZE + 2 * hand_height + 50,
                                     highlightthickness=0)
             self.canvas.bind('<Button-1>', self.click)
             self.canvas.pack()
             self.on_draw()
-            if not human_first:
+            if not self.human_to_move():  # the AI moves first (or, as 上手, first in a handicap game)
                 self.master.after(1, self.turn_of_ai)
 
         def human_to_move(self):
@@ -412,9 +416,9 @@ def play_piece_window(game, next_action, human_first, said=WORDS['en']):
 
         def click(self, event):
             if self.state.is_done():
-                self.state, self.picked = game.State(), None
+                self.state, self.picked = start or game.State(), None
                 self.on_draw()
-                if not human_first:
+                if not self.human_to_move():
                     self.master.after(1, self.turn_of_ai)
                 return
             if not self.human_to_move():
@@ -491,7 +495,7 @@ def play_piece_window(game, next_action, human_first, said=WORDS['en']):
                 status = result_text(self.state, human_first, said) + said['again']
             else:
                 status = said['pick'] if self.human_to_move() else said['thinking']
-            side = game_text(game.SIDE_NAMES, said)[0 if human_first else 1]
+            side = side_words(game, self.state, said)[0 if human_first else 1]
             self.canvas.create_text(columns * SQUARE_SIZE // 2, board_bottom + hand_height + 25,
                                     text=said['you_side'].format(side=side) + status,
                                     width=columns * SQUARE_SIZE - 10, justify='center')
@@ -519,6 +523,9 @@ def parse_args(argv=None):
     add_game_flag(parser)
     parser.add_argument('--text', action='store_true', help='play in the terminal instead of a window')
     parser.add_argument('--second', action='store_true', help='let the AI move first')
+    parser.add_argument('--handicap', type=handicap_flag, metavar='NAME',
+                        help='full shogi: a handicap game (駒落ち), which the AI gives as 上手 and begins: '
+                             + ', '.join(f'{name} ({english})' for name, english in ENGLISH.items()))
     add_level_flag(parser)
     add_backend_flag(parser)
     parser.add_argument('--model', type=file_path, help="a model file, .h5 or .onnx (default: the game's best.h5, on onnxruntime when its export is current)")
@@ -556,15 +563,42 @@ def play(args, said):
                                levels=len(agent.levels)), file=sys.stderr)
     if args.settai:
         print(said['settai'], file=sys.stderr)
+    start = handicap_start(game, args, said)
     next_action = ai_action(agent)
     if args.text:
         play_text(game, next_action, not args.second, said=said,
-                  save=record_saver(game, args.save_to, not args.second, said) if args.save_to else None,
-                  review=game_review(game, agent, not args.second, said) if args.review else None)
+                  save=record_saver(game, args.save_to, not args.second, said, start) if args.save_to else None,
+                  review=game_review(game, agent, not args.second, said, start) if args.review else None, start=start)
     elif game.action_squares:
-        play_piece_window(game, next_action, not args.second, said)
+        play_piece_window(game, next_action, not args.second, said, start)
     else:
         play_window(game, next_action, not args.second, said)
+
+
+def handicap_flag(text):
+    try:
+        return handicap_named(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def handicap_start(game, args, said):
+    """The start of a handicap game (--handicap), the AI as 上手, or None for the game's own start."""
+    if args.handicap is None:
+        return None
+    if game.NAME not in HANDICAP_GAMES or args.second:
+        raise UserError(said['no_handicap'].format(game=game.NAME) if game.NAME not in HANDICAP_GAMES
+                        else said['handicap_second'])
+    print(said['handicap'].format(name=args.handicap if said['lang'] == 'ja' else ENGLISH[args.handicap]), file=sys.stderr)
+    return game.State(HANDICAPS[args.handicap])
+
+
+def side_words(game, state, said):
+    """The names of the sides (first player's, second's) as the player reads them: the game's, or in a
+    handicap game 下手 and 上手."""
+    if getattr(state, 'sfen', None) and handicap_of(state.sfen):
+        return said['handicap_sides']
+    return game_text(game.SIDE_NAMES, said)
 
 
 def command():

@@ -31,6 +31,10 @@ WORDS = {
         'simulations': '{count} simulations', 'elo': 'Elo {elo:.0f}', 'not_measured': 'not measured',
         'about': 'about {name}', 'off': '{name} {difference:+.0f}', 'parts': '{level} ({parts})', 'comma': ', ',
         'colours': {},
+        'handicap': 'a {name} handicap game: the AI, uwate (上手), plays without those pieces and moves first',
+        'handicap_sides': ('shitate (下手, moving up the board)', 'uwate (上手, moving down the board, the AI giving the handicap)'),
+        'no_handicap': '{game} has no handicap games: --handicap is for full shogi (--game shogi9)',
+        'handicap_second': 'in a handicap game the AI, as uwate (上手), moves first already: leave out --second',
     },
     'ja': {
         'lang': 'ja', 'win': 'あなたの勝ち', 'draw': '引き分け', 'lose': 'あなたの負け', 'again': '（クリックで次の対局）',
@@ -53,6 +57,10 @@ WORDS = {
         'simulations': 'シミュレーション回数 {count}', 'elo': 'Elo {elo:.0f}', 'not_measured': '未測定',
         'about': '{name} くらい', 'off': '{name} より {gap:.0f} {higher_lower}', 'parts': '{level}（{parts}）',
         'comma': '、', 'higher': '高い', 'lower': '低い', 'colours': {'black': '黒', 'white': '白', 'red': '赤', 'yellow': '黄'},
+        'handicap': '{name}: AI が上手（うわて）として駒を落とし、先に指します',
+        'handicap_sides': ('下手（盤の上へ進む）', '上手（盤の下へ進む・駒を落とす AI）'),
+        'no_handicap': '{game} には駒落ちがありません。--handicap は本将棋（--game shogi9）で使えます',
+        'handicap_second': '駒落ちでは上手の AI が先に指すので、--second は付けないでください',
     },
 }
 

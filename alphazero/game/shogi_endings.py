@@ -1,6 +1,7 @@
 """How a game of full shogi ended, in the words its records and players use: KIF's last move line
 (詰み, 投了, 千日手, ...), its result line (まで95手で先手の勝ち) and the same in English. The game
 (games/shogi9, its contract's `conclusion`) and the records (alphazero/records/shogi.py) share them."""
+from alphazero.game.shogi_handicaps import side_names
 
 
 # How a game ended, as KIF's last move line says it, and whether the side to move lost ('lose'),
@@ -36,18 +37,19 @@ def conclusion(state, resigned=False, lang='ja'):
         return kif_result(state, how) + (f'（{word}）' if outcome in ('win', 'lose') else '')
     plies = state.plies()
     if outcome in ('win', 'lose'):
-        winner = 'sente' if state.is_first_player() == (outcome == 'win') else 'gote'
+        winner = side_names(state.sfen, 'en')[0 if state.is_first_player() == (outcome == 'win') else 1]
         return f'{winner} wins by {word} after {plies} moves'
     return f'{"drawn" if outcome == "draw" else "stopped"} after {plies} moves ({word})'
 
 
 def kif_result(state, how):
-    """KIF's result line, in the words its readers parse: まで95手で先手の勝ち, まで80手で千日手, ..."""
+    """KIF's result line, in the words its readers parse: まで95手で先手の勝ち, まで80手で千日手, ...
+    (a handicap game's sides are 下手 and 上手: まで60手で下手の勝ち)"""
     plies, outcome = state.plies(), KIF_ENDINGS[how][1]
     if outcome is None:
         return f'まで{plies}手で中断'
     if outcome == 'draw':
         return f'まで{plies}手で{KIF_ENDINGS[how][0]}'
     mover_won = outcome == 'win'
-    winner = '先手' if state.is_first_player() == mover_won else '後手'
+    winner = side_names(state.sfen)[0 if state.is_first_player() == mover_won else 1]
     return f'まで{plies}手で{winner}の勝ち'

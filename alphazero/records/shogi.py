@@ -19,6 +19,7 @@ import os
 from alphazero.files import atomic_output
 from alphazero.game.notation import line_names
 from alphazero.game.shogi_endings import KIF_ENDINGS, how_it_ended, kif_result
+from alphazero.game.shogi_handicaps import handicap_of, side_names
 from alphazero.game.values import centipawns, value_for
 from alphazero.records.common import format_name, read_bytes, replay
 
@@ -193,17 +194,21 @@ def write_usi(path, games, game):
                 f.write(state.usi_position() + stated + '\n')
 
 
-def write_kif(path, actions, game, names=('', ''), resigned=False, started=None, evaluations=None):
+def write_kif(path, actions, game, names=('', ''), resigned=False, started=None, evaluations=None, start=None):
     """One game as KIF, the record shogi GUIs read (ShogiHome, 将棋所, ShogiGUI): Shift_JIS for .kif,
-    UTF-8 for .kifu, as those programs expect. It ends in how the game ended and the record's
-    result line (まで95手で先手の勝ち). `evaluations` ({ply: (value for the mover, line)}) adds after
-    each evaluated move the comments ShogiHome writes for an engine: `*#評価値=` (centipawns, from
-    先手's side, as its evaluation graph reads them) and `*#読み筋=` (the expected line in KI2)."""
+    UTF-8 for .kifu, as those programs expect. It starts from `start` (a State: the usual start when
+    None, or a handicap's, named in 手合割 with the sides as 下手 and 上手) and ends in how the game
+    ended and the record's result line (まで95手で先手の勝ち). `names`: black's player, then white's.
+    `evaluations` ({ply: (value for the mover, line)}) adds after each evaluated move the comments
+    ShogiHome writes for an engine: `*#評価値=` (centipawns, from 先手's side, as its evaluation graph
+    reads them) and `*#読み筋=` (the expected line in KI2)."""
     from cshogi.KIF import move_to_kif
     evaluations = evaluations or {}
-    state, previous = game.State(), None
-    lines = [f'開始日時：{(started or datetime.datetime.now()).strftime("%Y/%m/%d %H:%M:%S")}', '手合割：平手',
-             f'先手：{names[0]}', f'後手：{names[1]}', '手数----指手---------消費時間--']
+    state, previous = start or game.State(), None
+    sides = side_names(state.sfen)
+    lines = [f'開始日時：{(started or datetime.datetime.now()).strftime("%Y/%m/%d %H:%M:%S")}',
+             f'手合割：{handicap_of(state.sfen) or "平手"}', f'{sides[0]}：{names[0]}', f'{sides[1]}：{names[1]}',
+             '手数----指手---------消費時間--']
     for number, action in enumerate(actions, 1):
         move = state.moves()[action]
         lines.append(f'{number:>4} {move_to_kif(move, previous)}')
