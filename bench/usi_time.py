@@ -1,8 +1,10 @@
 """What a move searches at each time control: our USI engine as a GUI drives it.
 
 Sends the engine positions of the kept engine games (records/shogi9/*.csa.xz, plies 20 to 100) and,
-for each time control, `go ...` as a GUI would; prints for each the median and the most seconds a
-move took (from go to bestmove, as the GUI's clock counts) and the median simulations (info nodes).
+for each time control, `go ...` as a GUI would, each control on positions of its own (the engine's
+cache of evaluations would make a position seen before faster); prints for each the median and the
+most seconds a move took (from go to bestmove, as the GUI's clock counts) and the median simulations
+(info nodes).
 Run: .venv/bin/python bench/usi_time.py [--positions 10] [--engine ".venv/bin/python usi_engine.py"]
 """
 import glob
@@ -66,12 +68,16 @@ def main():
     until('usiok')
     send('isready')
     until('readyok')
+    send('position startpos')  # the first search starts the network's runtime: not timed
+    send('go nodes 10')
+    until('bestmove')
     game = load_game('shogi9')
-    tried = positions(game, args.positions)
-    print(f'{len(tried)} positions of the kept engine games; seconds from go to bestmove, simulations a move')
-    for name, go in TIME_CONTROLS.items():
+    tried = positions(game, args.positions * len(TIME_CONTROLS))
+    print(f'{args.positions} positions of the kept engine games for each; seconds from go to bestmove, '
+          'simulations a move')
+    for number, (name, go) in enumerate(TIME_CONTROLS.items()):
         seconds, nodes = [], []
-        for position in tried:
+        for position in tried[number::len(TIME_CONTROLS)]:
             send(f'position {position}')
             start = time.monotonic()
             send(go)
