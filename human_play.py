@@ -113,6 +113,8 @@ def board_text(state, game, said=WORDS['en']):
 def move_text(game, state, action, said=WORDS['en']):
     if said['lang'] == 'ja' and game.japanese_name:
         return game.japanese_name(state, action)
+    if action == game.PASS and game.square_action is not None:
+        return said['pass_move']
     return game.action_name(state, action) if game.action_name else action_names(game)[action]
 
 
@@ -120,7 +122,7 @@ def move_text(game, state, action, said=WORDS['en']):
 def typed_action(game, state, text):
     if game.parse_action:
         return game.parse_action(state, text)
-    action = parse_move(game, text.strip())
+    action = parse_move(game, unicodedata.normalize('NFKC', text).strip())  # ｆ５ as the board's header shows it
     return action if action in state.legal_actions() else None
 
 
@@ -165,6 +167,10 @@ def take_back(history, game, human_first):
 # まで40手で中断), then, unless the human left, the result from their side
 def ending_lines(game, state, human_first, said, resigned=False):
     lines = [game.conclusion(state, resigned, said['lang'])] if game.conclusion else []
+    if game.score and game.STONE_COLORS and state.is_done():  # Othello: the discs of each colour (黒 9 – 白 55)
+        cells = state.cells()
+        lines.append(f'{colour(game.STONE_COLORS[0], said)} {cells.count(1)} – '
+                     f'{colour(game.STONE_COLORS[1], said)} {cells.count(-1)}')
     if resigned:
         lines.append(said['lose'])
     elif state.is_done():

@@ -11,7 +11,7 @@ LANGUAGES = ('en', 'ja')
 WORDS = {
     'en': {
         'lang': 'en', 'win': 'You win', 'draw': 'Draw', 'lose': 'You lose', 'again': ' - click for a new game',
-        'pass': 'you have no move and pass', 'your_move': 'your move', 'thinking': 'AI is thinking...',
+        'pass': 'you have no move and pass', 'pass_move': 'pass', 'your_move': 'your move', 'thinking': 'AI is thinking...',
         'you_side': 'you: {side} - ', 'pick': 'your move: pick a piece, then its square',
         'ask': 'your move ({offered}): ', 'illegal': '{answer!r} is not a legal move here ({offered})',
         'example': 'for example {move}', 'you_play': 'You play {side}. {help}',
@@ -38,7 +38,7 @@ WORDS = {
     },
     'ja': {
         'lang': 'ja', 'win': 'あなたの勝ち', 'draw': '引き分け', 'lose': 'あなたの負け', 'again': '（クリックで次の対局）',
-        'pass': '打てる所がないのでパスします', 'your_move': 'あなたの番です', 'thinking': 'AI が考えています…',
+        'pass': '打てる所がないのでパスします', 'pass_move': 'パス', 'your_move': 'あなたの番です', 'thinking': 'AI が考えています…',
         'you_side': 'あなた: {side}　', 'pick': 'あなたの番です: 駒を選んでから行き先のマスを選んでください',
         'ask': 'あなたの手（{offered}）: ', 'illegal': '{answer!r} は指せません（{offered}）',
         'example': '例: {move}', 'you_play': 'あなたは {side} です。{help}',

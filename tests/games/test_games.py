@@ -412,3 +412,27 @@ def test_the_text_player_speaks_japanese_and_plays_a_level(capsys):
     assert 'あなたは ●（赤）です。列の文字を入力してください（d）。' in out and '投了 で投了、待った で' in out
     assert "'x' は指せません" in out and 'AI の手: ' in out and 'ａｂｃｄｅｆｇ' in out
     assert out.strip().splitlines()[-1] in ('あなたの勝ち', 'あなたの負け', '引き分け')
+
+
+@pytest.mark.slow
+def test_a_japanese_othello_game_in_the_terminal_ends_with_the_disc_count(capsys):
+    """8x8 Othello in Japanese, each move typed in full-width letters and digits (ｆ５) as the board's
+    header shows them: the game ends with each colour's discs (黒 N – 白 M) and the result; a pass is
+    said in Japanese."""
+    from alphazero.network.runtimes import KerasNetwork
+    from alphazero.cli.words import words
+    from conftest import tiny_model
+    from alphazero.play.agent import Agent
+    from human_play import ai_action, move_text, play_text
+    game = load_game('othello8')
+    wide = str.maketrans('abcdefgh12345678', 'ａｂｃｄｅｆｇｈ１２３４５６７８')
+
+    def read(prompt):
+        return offered(prompt)[0].translate(wide)
+    ai = ai_action(Agent(game, KerasNetwork(tiny_model(0, rules=game)), SearchSettings(sims=2)))
+    ended = play_text(game, ai, True, read, said=words('ja'))
+    lines = capsys.readouterr().out.strip().splitlines()
+    cells = ended.cells()
+    assert ended.is_done() and lines[-2] == f'黒 {cells.count(1)} – 白 {cells.count(-1)}'
+    assert lines[-1] in ('あなたの勝ち', 'あなたの負け', '引き分け')
+    assert move_text(game, game.State(), game.PASS, words('ja')) == 'パス' and move_text(game, game.State(), game.PASS) == 'pass'
