@@ -131,8 +131,23 @@ function applyLanguage(keepLevel = true) {
     false, chosen ? String(level.number) === chosen : level.number === standard)));
   $('level').title = text.levelTitle;
   $('settai').parentElement.title = text.settaiTitle;
+  renderHandicaps();
   renderRating();
 }
+
+// Full shogi's handicaps (駒落ち): 平手 or one of KIF's 手合割, 上手 moving first; the sides as 下手 and
+// 上手 then. Hidden for the other games
+function renderHandicaps() {
+  const names = game && game.handicaps ? Object.keys(game.handicaps) : [];
+  $('handicap-label').hidden = !names.length;
+  const chosen = $('handicap').value;
+  $('handicap').replaceChildren(new Option(text.even, ''), ...names.map((name) => new Option(text.handicapName(name), name,
+    false, name === chosen)));
+  const handicap = Boolean($('handicap').value);
+  $('side').options[0].textContent = handicap ? text.shitate : text.first;
+  $('side').options[1].textContent = handicap ? text.uwate : text.second;
+}
+const handicapStart = () => ($('handicap').value ? game.handicaps[$('handicap').value] : undefined);
 
 function chooseLanguage() {
   language = $('lang').value;
@@ -373,10 +388,10 @@ function recordText() {
 // also reads KIF (numbered lines of moves, ７六歩(77)). { moves } or { error }
 function parseRecord(record) {
   if (game.kifMoves && /^\s*1\s+\S/m.test(record)) {
-    const { moves, error, plies } = game.kifMoves(record);
-    return error === undefined ? { moves } : { error: text.notLegal(error, plies) };
+    const { moves, start, error, plies } = game.kifMoves(record);
+    return error === undefined ? { moves, start } : { error: text.notLegal(error, plies) };
   }
-  let position = game.initial(), rest = record.toLowerCase();
+  let position = game.initial(handicapStart()), rest = record.toLowerCase();
   const moves = [];
   const play = (action, length) => { moves.push(action); position = game.next(position, action); rest = rest.slice(length); };
   for (;;) {
@@ -406,6 +421,10 @@ function loadRecord() {
   if (parsed.error) {
     $('record-error').textContent = parsed.error;
     return;
+  }
+  if (game.handicaps && parsed.start !== undefined) {  // a KIF names its start: 平手 or a handicap
+    $('handicap').value = Object.keys(game.handicaps).find((name) => game.handicaps[name] === parsed.start) || '';
+    renderHandicaps();
   }
   startGame(parsed.moves);
 }
@@ -683,7 +702,7 @@ function startGame(moves = []) {
   humanFirst = $('side').value === 'first';
   started = new Date();
   $('promotion').hidden = true;
-  history = [game.initial()];
+  history = [game.initial(handicapStart())];
   played = [];
   for (const action of moves) {
     history.push(game.next(state(), action));
@@ -767,6 +786,7 @@ async function main() {
   $('review-last').addEventListener('click', () => review(history.length - 1).catch(failed));
   $('save').addEventListener('click', saveRecord);
   $('side').addEventListener('change', newGame);  // a new game with the chosen side, at once
+  $('handicap').addEventListener('change', () => { renderHandicaps(); newGame(); });  // and handicap
   $('heat').addEventListener('change', render);
   $('level').addEventListener('change', () => { countedLevel = played.length ? null : chosenLevel().number; });
   $('adaptive').checked = localStorage.getItem('adaptive') === 'on';

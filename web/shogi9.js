@@ -15,6 +15,21 @@ const HAND_KINDS = [PAWN, LANCE, KNIGHT, SILVER, GOLD, BISHOP, ROOK];  // cshogi
 const HAND_WORDS = [8, 4, 4, 4, 4, 2, 2];                             // dlshogi's planes per hand kind
 const SQUARE_PLANES = 62, PLANES = 119;
 const START = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1';
+// Handicap games (駒落ち), by KIF's 手合割 names: the start without 上手's pieces, 上手 (後手) to move
+// first; alphazero/game/shogi_handicaps.py's, the same as cshogi's table (tests/games/test_shogi9.py)
+const HANDICAPS = {
+  香落ち: 'lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1',
+  右香落ち: '1nsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1',
+  角落ち: 'lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1',
+  飛車落ち: 'lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1',
+  飛香落ち: 'lnsgkgsn1/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1',
+  二枚落ち: 'lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1',
+  四枚落ち: '1nsgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1',
+  六枚落ち: '2sgkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1',
+  八枚落ち: '3gkg3/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1',
+  十枚落ち: '4k4/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1',
+};
+const handicapOf = (sfen) => Object.keys(HANDICAPS).find((name) => HANDICAPS[name] === sfen) || null;
 
 // ----- how pieces move: (file, rank) steps of the first player, whose forward is rank - 1 -----
 const FORWARD = [[0, -1]];
@@ -215,7 +230,9 @@ function fromSfen(sfen) {
   for (const [, count, char] of handText.matchAll(/(\d*)([a-zA-Z])/g)) {
     hands[char === char.toLowerCase() ? 1 : 0][HAND_KINDS.indexOf(SFEN_KINDS[char.toLowerCase()])] += Number(count || 1);
   }
-  return makeState(board, hands, turn === 'b' ? 0 : 1, Number(number) - 1);
+  const state = makeState(board, hands, turn === 'b' ? 0 : 1, Number(number) - 1);
+  state.start = sfen;  // the game's start, which a record names (a handicap's 手合割)
+  return state;
 }
 
 // How the game ended for the side to move: 'lose', 'win', 'draw', or null while it goes on
@@ -278,17 +295,20 @@ function kifAction(state, text) {
 const KIF_ENDINGS = { mate: ['詰み', 'lose'], repetition: ['千日手', 'draw'], perpetual_check: ['反則負け', 'lose'],
   opponent_perpetual_check: ['反則勝ち', 'win'], move_limit: ['持将棋', 'draw'], interrupted: ['中断', null] };
 
-// The game from the start to `last` (a state) as a KIF file's text, `names` the players of 先手 and 後手;
+// The game from the start to `last` (a state) as a KIF file's text, `names` the players of 先手 and 後手
+// (下手 and 上手 in a handicap game, whose 手合割 it names);
 // `evaluations` ({ ply: { value, line } }: the AI's value of the position before move ply + 1 for its
 // side to move, and the line it expected there) adds after the move the comments ShogiHome writes
 // for an engine, as write_kif does: *#評価値= (centipawns from 先手's side), *#読み筋= (the line in KIF)
 function kifRecord(last, names, started = new Date(), evaluations = {}) {
   const states = [];
   for (let s = last; s; s = s.parent) states.unshift(s);
+  const sides = handicapOf(states[0].start) ? ['下手', '上手'] : ['先手', '後手'];
   const two = (n) => String(n).padStart(2, '0');
   const lines = [`開始日時：${started.getFullYear()}/${two(started.getMonth() + 1)}/${two(started.getDate())} `
-    + `${two(started.getHours())}:${two(started.getMinutes())}:${two(started.getSeconds())}`, '手合割：平手',
-  `先手：${names[0]}`, `後手：${names[1]}`, '手数----指手---------消費時間--'];
+    + `${two(started.getHours())}:${two(started.getMinutes())}:${two(started.getSeconds())}`,
+  `手合割：${handicapOf(states[0].start) || '平手'}`, `${sides[0]}：${names[0]}`, `${sides[1]}：${names[1]}`,
+  '手数----指手---------消費時間--'];
   states.slice(1).forEach((s, i) => {
     lines.push(`${String(i + 1).padStart(4)} ${kifName(states[i], s.move)}`);
     const evaluation = evaluations[i];
@@ -303,7 +323,7 @@ function kifRecord(last, names, started = new Date(), evaluations = {}) {
   });
   const how = shogi9.howItEnded(last) || 'interrupted', [word, outcome] = KIF_ENDINGS[how];
   lines.push(`${String(last.plies + 1).padStart(4)} ${word}`);
-  const winner = (outcome === 'win') === (last.turn === 0) ? '先手' : '後手';
+  const winner = sides[(outcome === 'win') === (last.turn === 0) ? 0 : 1];
   lines.push(`まで${last.plies}手で${outcome === null ? '中断' : outcome === 'draw' ? word : `${winner}の勝ち`}`);
   return `${lines.join('\r\n')}\r\n`;
 }
@@ -315,11 +335,15 @@ function centipawns(value) {
   return Math.max(-30000, Math.min(30000, Math.round(600 * Math.log(p / (1 - p)))));
 }
 
-// The moves of a KIF record from the usual start: { moves } (its actions), or { error, plies } at the
-// first move that is not legal; lines other than numbered moves (headers, comments) are skipped, and
-// the record ends at its first word that is not a move (投了, 詰み, 千日手...)
+// The moves of a KIF record from its start (the usual one, or the handicap its 手合割 names): { moves
+// (its actions), start (its SFEN) }, or { error, plies } at the first move that is not legal; lines
+// other than numbered moves (headers, comments) are skipped, and the record ends at its first word
+// that is not a move (投了, 詰み, 千日手...)
 function kifMoves(text) {
-  let state = fromSfen(START);
+  const teai = (text.match(/^手合割：\s*(\S+)/m) || [])[1];
+  if (teai && teai !== '平手' && !HANDICAPS[teai]) return { error: `手合割：${teai}`, plies: 0 };
+  const start = teai && teai !== '平手' ? HANDICAPS[teai] : START;
+  let state = fromSfen(start);
   const moves = [];
   for (const line of text.split(/\r?\n/)) {
     if (!/^\s*\d+\s/.test(line)) continue;
@@ -330,7 +354,7 @@ function kifMoves(text) {
     moves.push(action);
     state = shogi9.next(state, action);
   }
-  return { moves };
+  return { moves, start };
 }
 
 // The page's squares (reading order from 先手's side) and cshogi's
@@ -341,6 +365,7 @@ export const shogi9 = {
   name: 'shogi9', rows: 9, columns: 9, squares: 81, actionCount: ACTION_COUNT, channels: PLANES,
   handKinds: [ROOK, BISHOP, GOLD, SILVER, KNIGHT, LANCE, PAWN],  // the hands as drawn, the big pieces first
   initial: (sfen = START) => fromSfen(sfen),
+  handicaps: HANDICAPS,
   legalActions: (state) => [...movesOf(state).keys()].sort((a, b) => a - b),
   next(state, action) {
     const move = movesOf(state).get(action);

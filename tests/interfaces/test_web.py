@@ -368,6 +368,28 @@ def test_full_shogi_in_the_browser_in_japanese_saved_as_kif(workdir):
 
 
 @pytest.mark.slow
+def test_a_handicap_game_on_the_page_is_saved_and_loaded_with_its_teai(workdir):
+    """香落ち on the page: the AI, 上手, moves first and the player answers as 下手; the KIF saved names
+    its 手合割 and sides, tsshogi (ShogiHome's library) reads its start and moves, and loaded after an
+    even game it brings its handicap back; then the player takes 上手."""
+    from alphazero.game.shogi_handicaps import HANDICAPS
+    tiny_exported_model('shogi9', 4)
+    saved = workdir / 'handicap.kifu'
+    result, _ = browse(workdir, 'handicap', '--game', 'shogi9', extra=(str(saved),))
+    assert re.search(r'香落ち: \d+ lines as 下手, saved and loaded with its 手合割; as 上手: △', result.stdout), result.stdout
+    record = json.loads(run_node('web/test/read_kif.mjs', str(saved)).stdout)
+    assert record['start'] == HANDICAPS['香落ち'] and len(record['moves']) >= 6, record
+    game = load_game('shogi9')
+    state = game.State(HANDICAPS['香落ち'])
+    for usi in record['moves']:
+        state = state.next(state.action_of_usi(usi))
+    # the page's handicaps are Python's, every one
+    listed = run_node('--input-type=module', '-e', "import { shogi9 } from './web/shogi9.js'; "
+                      'console.log(JSON.stringify(shogi9.handicaps))')
+    assert json.loads(listed.stdout) == HANDICAPS, listed.stderr
+
+
+@pytest.mark.slow
 def test_othellos_last_empties_are_solved_on_the_page(workdir):
     """A game loaded with 9 empty squares left: the page's estimate is the exact final margin that
     games/othello8's solve gives for the position the human then has to move in."""

@@ -8,6 +8,9 @@
 //                                                      moves by clicking (promotion asked), drops, ▲ moves in the
 //                                                      list, a take-back; the game saved as KIF (to the path KIF)
 //                                                      and loaded again; settai mode answers
+//   node web/test/e2e.mjs handicap URL screenshot.png KIF  full shogi's 香落ち in Japanese: the AI, 上手, moves first;
+//                                                      a few moves as 下手, saved as KIF (to KIF) and loaded again
+//                                                      after an even game, its 手合割 taken up; then as 上手
 //   node web/test/e2e.mjs solved  URL screenshot.png GAME  8x8 Othello loaded near its end (GAME, a transcript): the
 //                                                      estimate is the exact final margin, the AI plays it
 //   node web/test/e2e.mjs error   URL screenshot.png   the page must explain a missing model
@@ -37,7 +40,7 @@ try {
   page.on('pageerror', (error) => problems.push(error.message));
   page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
   page.on('response', (response) => { if (response.status() >= 400 && mode !== 'error') problems.push(`${response.status()} ${response.url()}`); });
-  await page.goto(mode === 'languages' || mode === 'shogi9' ? `${url}?lang=ja` : url);
+  await page.goto(['languages', 'shogi9', 'handicap'].includes(mode) ? `${url}?lang=ja` : url);
   const pageState = () => page.evaluate(() => document.body.dataset.state);
   const waitFor = (states) => page.waitForFunction(
     (wanted) => wanted.includes(document.body.dataset.state), states, { timeout: 60000 });
@@ -266,6 +269,43 @@ try {
     await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 1
       && document.getElementById('moves').textContent.includes('△') && document.body.dataset.state === 'human', null, { timeout: 60000 });
     console.log(`played ${moves} moves (${drops} drops, ${asked} promotions asked, ${promotions} made), ${before} lines listed; saved and loaded; settai answered`);
+  } else if (mode === 'handicap') {
+    // 香落ち: the AI, 上手, moves first, the player answers as 下手; the sides named so
+    await waitFor(['human']);
+    if (await page.$eval('#handicap-label', (label) => label.hidden)) fail('no handicap to choose in full shogi');
+    await page.selectOption('#handicap', '香落ち');
+    const sides = await page.$$eval('#side option', (found) => found.map((o) => o.textContent));
+    if (sides[0] !== '下手' || !sides[1].startsWith('上手')) fail(`the sides: ${sides}`);
+    const play = async (count) => {
+      for (let i = 0; i < count; i += 1) {
+        await waitFor(['human']);
+        await page.click(`.square[data-square="${(await squaresOf('.square.legal'))[i % 3]}"]`);
+        await page.click(`.square[data-square="${(await squaresOf('.square.legal'))[0]}"]`);
+        if (!(await page.$eval('#promotion', (box) => box.hidden))) await page.click('#stay');
+      }
+      await waitFor(['human', 'over']);
+    };
+    await play(3);
+    const listed = await page.$$eval('#moves li', (found) => found.map((li) => li.textContent));
+    if (!/^△/.test(listed[0])) fail(`上手 did not move first: ${listed}`);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#save')]);
+    await download.saveAs(extra);
+    const saved = await page.$eval('#record', (r) => r.value);
+    if (!/手合割：香落ち/.test(saved) || !/下手：/.test(saved) || !/上手：/.test(saved)) fail(`the KIF: ${saved.slice(0, 200)}`);
+    const shown = listed.join(' ');
+    await page.selectOption('#handicap', '');  // an even game, then the record brings its handicap back
+    await waitFor(['human']);
+    await page.fill('#record', saved);
+    await page.click('#load');
+    await waitFor(['human', 'over']);
+    const again = await page.$$eval('#moves li', (found) => found.map((li) => li.textContent).join(' '));
+    if (again !== shown || await page.$eval('#handicap', (s) => s.value) !== '香落ち') fail(`loaded again: ${again} != ${shown}`);
+    // As 上手: the player moves first, without the lance, and the AI answers as 下手
+    await page.selectOption('#side', 'second');
+    await play(1);
+    const asUwate = await page.$$eval('#moves li', (found) => found.map((li) => li.textContent).join(' '));
+    if (!/^△.+▲/.test(asUwate)) fail(`as 上手: ${asUwate}`);
+    console.log(`香落ち: ${listed.length} lines as 下手, saved and loaded with its 手合割; as 上手: ${asUwate}`);
   } else if (mode === 'levels') {
     // Tic-tac-toe with a measured ladder: the levels show their Elo; the adaptive level follows the
     // player's rating after a finished game and forgets it on reset; settai mode plays

@@ -1,5 +1,5 @@
 // Reads KIF files as ShogiHome does (tsshogi, the rules and records library behind it) and prints,
-// one JSON line per file, the moves in USI and how the record ends (tests/games/test_shogi9.py):
+// one JSON line per file, its start (SFEN), the moves in USI and how the record ends (tests/games/test_shogi9.py):
 //   node web/test/read_kif.mjs a.kif b.kifu
 // A .kif file is Shift_JIS, a .kifu file UTF-8, as the shogi GUIs write them.
 import { readFileSync } from 'node:fs';
@@ -18,5 +18,5 @@ for (const path of process.argv.slice(2)) {
     if (node.move.usi) moves.push(node.move.usi);
     else if (node.move.type && node.move.type !== 'start') end = node.move.type;
   }
-  console.log(JSON.stringify({ path, moves, end }));
+  console.log(JSON.stringify({ path, start: record.initialPosition.sfen, moves, end }));
 }
