@@ -34,6 +34,7 @@ let bests = [];        // the AI's best move at each position it searched (what 
 const BAD_MOVE = 0.2, DUBIOUS_MOVE = 0.1;
 let humanFirst = true, generation = 0, analysis = null, focusSquare = 0, started = new Date();
 let selected = null;   // shogi: the piece picked to move, { square } or { piece } from the hand
+let flipped = false;   // the board turned round: the second player's side at the bottom (canFlip's games)
 const settaiDrift = new SettaiDrift();  // what settai mode has seen of the human in this game (Othello: match.py's settai_for)
 
 const state = () => history[history.length - 1];
@@ -168,10 +169,19 @@ function renderLabels() {
   };
   columns.style.gridTemplateColumns = `repeat(${game.columns}, var(--cell))`;
   columns.style.setProperty('--cell', $('board').style.getPropertyValue('--cell'));
-  columns.replaceChildren(...labels.columns.map(cell));
+  const turned = (list) => (flipped ? [...list].reverse() : list);
+  columns.replaceChildren(...turned(labels.columns).map(cell));
   rows.style.gridTemplateRows = `repeat(${game.rows}, var(--cell))`;
   rows.style.setProperty('--cell', $('board').style.getPropertyValue('--cell'));
-  rows.replaceChildren(...labels.rows.map(cell));
+  rows.replaceChildren(...turned(labels.rows).map(cell));
+}
+
+// The board turns round as shogi GUIs turn it (the player of 後手 or 上手, or of white at Othello, sees
+// their side at the bottom), and the flip button turns it at any time; not Connect Four, whose stones fall
+const canFlip = () => current !== 'connect4';
+function flipBoard() {
+  flipped = !flipped;
+  render();
 }
 
 // ----- drawing -----
@@ -240,6 +250,8 @@ function render() {
   board.style.setProperty('--cell', `min(64px, calc((100vw - 4rem) / ${game.columns}))`);  // room for the row numbers
   board.style.gridTemplateColumns = `repeat(${game.columns}, var(--cell))`;
   board.replaceChildren();
+  board.classList.toggle('flipped', flipped);
+  $('flip').hidden = !canFlip();
   const now = history[shownIndex()];
   const cells = game.cells(now);
   const over = game.isDone(now);
@@ -318,7 +330,7 @@ function render() {
 // one per kind with its count; a click on one of yours picks it to drop
 function renderHands(now) {
   game.hands(now).forEach((hand, player) => {
-    const box = $(player === 0 ? 'hand-bottom' : 'hand-top');
+    const box = $(player === (flipped ? 1 : 0) ? 'hand-bottom' : 'hand-top');  // the side at the bottom's below
     box.replaceChildren(text.inHand(sideName(player)));
     for (const piece of game.handKinds || [1, 2, 3]) {
       if (!hand[piece]) continue;
@@ -700,6 +712,7 @@ function startGame(moves = []) {
   followRating();
   countedLevel = moves.length ? null : chosenLevel().number;
   humanFirst = $('side').value === 'first';
+  flipped = canFlip() && !humanFirst;  // the player's side at the bottom
   started = new Date();
   $('promotion').hidden = true;
   history = [game.initial(handicapStart())];
@@ -722,7 +735,7 @@ const newGame = () => startGame();
 function onKey(event) {
   const steps = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -game.columns, ArrowDown: game.columns };
   if (!(event.key in steps)) return;
-  const next = focusSquare + steps[event.key];
+  const next = focusSquare + (flipped ? -1 : 1) * steps[event.key];  // as the board is seen
   const sameRow = Math.floor(next / game.columns) === Math.floor(focusSquare / game.columns);
   if (next < 0 || next >= game.squares || (Math.abs(steps[event.key]) === 1 && !sameRow)) return;
   event.preventDefault();
@@ -778,6 +791,7 @@ async function main() {
   $('lang').addEventListener('change', chooseLanguage);
   $('game').addEventListener('change', () => loadGame($('game').value).catch(failed));
   $('new-game').addEventListener('click', newGame);
+  $('flip').addEventListener('click', flipBoard);
   $('take-back').addEventListener('click', takeBack);
   $('load').addEventListener('click', loadRecord);
   $('review-first').addEventListener('click', () => review(0).catch(failed));

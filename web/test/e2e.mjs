@@ -10,7 +10,8 @@
 //                                                      and loaded again; settai mode answers
 //   node web/test/e2e.mjs handicap URL screenshot.png KIF  full shogi's 香落ち in Japanese: the AI, 上手, moves first;
 //                                                      a few moves as 下手, saved as KIF (to KIF) and loaded again
-//                                                      after an even game, its 手合割 taken up; then as 上手
+//                                                      after an even game, its 手合割 taken up; then as 上手,
+//                                                      the board turned round, and the flip button
 //   node web/test/e2e.mjs solved  URL screenshot.png GAME  8x8 Othello loaded near its end (GAME, a transcript): the
 //                                                      estimate is the exact final margin, the AI plays it
 //   node web/test/e2e.mjs error   URL screenshot.png   the page must explain a missing model
@@ -305,6 +306,13 @@ try {
     await play(1);
     const asUwate = await page.$$eval('#moves li', (found) => found.map((li) => li.textContent).join(' '));
     if (!/^△.+▲/.test(asUwate)) fail(`as 上手: ${asUwate}`);
+    // ... on a board turned round, 上手's side at the bottom, which the flip button turns back
+    const turned = () => page.$eval('#board', (board) => board.classList.contains('flipped'));
+    const columns = await page.$$eval('#column-labels span', (found) => found.map((s) => s.textContent).join(''));
+    const rows = await page.$$eval('#row-labels span', (found) => found.map((s) => s.textContent).join(''));
+    if (!(await turned()) || columns !== '123456789' || rows !== '九八七六五四三二一') fail(`as 上手: ${columns} ${rows}`);
+    await page.click('#flip');
+    if (await turned()) fail('the flip button left the board turned');
     console.log(`香落ち: ${listed.length} lines as 下手, saved and loaded with its 手合割; as 上手: ${asUwate}`);
   } else if (mode === 'levels') {
     // Tic-tac-toe with a measured ladder: the levels show their Elo; the adaptive level follows the
