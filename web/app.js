@@ -34,7 +34,8 @@ let bests = [];        // the AI's best move at each position it searched (what 
 const BAD_MOVE = 0.2, DUBIOUS_MOVE = 0.1;
 let humanFirst = true, generation = 0, analysis = null, focusSquare = 0, started = new Date();
 let selected = null;   // shogi: the piece picked to move, { square } or { piece } from the hand
-let flipped = false;   // the board turned round: the second player's side at the bottom (canFlip's games)
+let flipped = false;
+let resigned = false;  // the side to move in the last position resigned (投了: the player's, or a loaded KIF's)   // the board turned round: the second player's side at the bottom (canFlip's games)
 const settaiDrift = new SettaiDrift();  // what settai mode has seen of the human in this game (Othello: match.py's settai_for)
 
 const state = () => history[history.length - 1];
@@ -254,7 +255,7 @@ function render() {
   $('flip').hidden = !canFlip();
   const now = history[shownIndex()];
   const cells = game.cells(now);
-  const over = game.isDone(now);
+  const over = game.isDone(now) || (resigned && now === state());
 
   // What to mark: the legal moves on the human's turn, the last move, the winning line
   // (shogi: the squares the picked piece can go to, else the pieces that can move)
@@ -354,7 +355,7 @@ function renderHands(now) {
 
 // ----- reviewing a finished game: step through its positions with the AI's estimate and best move -----
 async function review(index) {
-  if (!game.isDone(state())) return;
+  if (!isOver()) return;
   generation += 1;
   const mine = generation;
   reviewing = index >= history.length - 1 ? null : Math.max(0, index);
@@ -388,7 +389,7 @@ function recordText() {
       const value = (2 * chances[ply] - 1) * (game.isFirstPlayer(history[ply]) === humanFirst ? 1 : -1);
       evaluations[ply] = { value, line: bests[ply] === undefined ? [] : [bests[ply]] };
     });
-    return game.kifRecord(state(), humanFirst ? [text.human, ai] : [ai, text.human], started, evaluations);
+    return game.kifRecord(state(), humanFirst ? [text.human, ai] : [ai, text.human], started, evaluations, resigned);
   }
   const names = played.map((a, ply) => game.actionName(a, history[ply])).filter((name) => name !== 'pass');
   return names.join(game.sourceSquare ? ' ' : '');
@@ -400,8 +401,8 @@ function recordText() {
 // also reads KIF (numbered lines of moves, ７六歩(77)). { moves } or { error }
 function parseRecord(record) {
   if (game.kifMoves && /^\s*1\s+\S/m.test(record)) {
-    const { moves, start, error, plies } = game.kifMoves(record);
-    return error === undefined ? { moves, start } : { error: text.notLegal(error, plies) };
+    const { moves, start, resigned: gaveUp, error, plies } = game.kifMoves(record);
+    return error === undefined ? { moves, start, resigned: gaveUp } : { error: text.notLegal(error, plies) };
   }
   let position = game.initial(handicapStart()), rest = record.toLowerCase();
   const moves = [];
@@ -438,7 +439,7 @@ function loadRecord() {
     $('handicap').value = Object.keys(game.handicaps).find((name) => game.handicaps[name] === parsed.start) || '';
     renderHandicaps();
   }
-  startGame(parsed.moves);
+  startGame(parsed.moves, Boolean(parsed.resigned));
 }
 
 function saveRecord() {
@@ -493,9 +494,21 @@ async function analyzeGame(mine) {
 // The human's score in a finished game (1 won, 0.5 drawn, 0 lost), else undefined
 function finalScore() {
   const last = state();
-  if (!game.isDone(last)) return undefined;
-  const value = game.terminalValue(last);
+  if (!isOver()) return undefined;
+  const value = finalValue();
   return ((game.isFirstPlayer(last) === humanFirst ? value : -value) + 1) / 2;
+}
+
+// Over by the rules or by a resignation; the final value for the side to move (-1: it resigned)
+const isOver = () => game.isDone(state()) || resigned;
+const finalValue = () => (resigned ? -1 : game.terminalValue(state()));
+
+// 投了: the player gives up the game on their move
+function resign() {
+  if (document.body.dataset.state !== 'human' || isOver()) return;
+  generation += 1;
+  resigned = true;
+  afterMove().catch(failed);
 }
 
 // After the game: each marked move (悪手 / 疑問手) with the estimates around it and the AI's move there;
@@ -532,7 +545,7 @@ function renderChances(over) {
     const percent = Math.round(100 * chances[index]);
     $('value-text').textContent = text.estimate(percent, 100 - percent);
   }
-  $('review').hidden = !game.isDone(state());
+  $('review').hidden = !isOver();
   if (reviewing !== null && analysis && analysis.state === now) {
     $('review-text').textContent = text.reviewAt(index, history.length - 1, moveName(bestAction(analysis), now));
   } else {
@@ -548,7 +561,7 @@ function renderChances(over) {
     + `cx="${x(ply + 1).toFixed(1)}" cy="${y(after).toFixed(1)}" r="4" fill="${bad ? '#d32f2f' : '#fb8c00'}"/>`).join('');
   chart.innerHTML = `<line x1="4" x2="${width - 4}" y1="${y(0.5)}" y2="${y(0.5)}" stroke="#bbb" stroke-dasharray="4 3"/>`
     + `<polyline points="${points}" fill="none" stroke="#43a047" stroke-width="2"/>${marks}`;
-  renderMistakes(over || game.isDone(state()));
+  renderMistakes(over || isOver());
 }
 
 // The status line, by the key of its words (so that it follows a change of language)
@@ -574,8 +587,8 @@ function play(action) {
 async function afterMove() {
   const mine = generation;  // changes when a move is made, taken back, or a new game starts
   analysis = null;
-  if (game.isDone(state())) {
-    const value = game.terminalValue(state());
+  if (isOver()) {
+    const value = finalValue();
     const human = humanToMove() ? value : -value;
     setStatus(human > 0 ? 'youWin' : human < 0 ? 'youLose' : 'draw', 'over');
     countGame((human + 1) / 2);
@@ -687,6 +700,7 @@ function takeBack() {
   countedLevel = null;
   history.length = last + 1;
   played.length = last;
+  resigned = false;
   chances.length = last + 1;
   margins.length = last + 1;
   bests.length = last + 1;
@@ -706,7 +720,7 @@ function countGame(score) {
 }
 
 // A game from the start with the chosen side, after `moves` (a loaded game's)
-function startGame(moves = []) {
+function startGame(moves = [], gaveUp = false) {
   if (!game || !session) return;
   generation += 1;
   followRating();
@@ -721,6 +735,7 @@ function startGame(moves = []) {
     history.push(game.next(state(), action));
     played.push(action);
   }
+  resigned = gaveUp;
   chances = [];
   margins = [];
   bests = [];
@@ -756,6 +771,7 @@ async function loadGame(name) {
   colors = config.games[name].look;
   history = [game.initial()];
   played = [];
+  resigned = false;
   chances = [];
   margins = [];
   bests = [];
@@ -792,6 +808,7 @@ async function main() {
   $('game').addEventListener('change', () => loadGame($('game').value).catch(failed));
   $('new-game').addEventListener('click', newGame);
   $('flip').addEventListener('click', flipBoard);
+  $('resign').addEventListener('click', resign);
   $('take-back').addEventListener('click', takeBack);
   $('load').addEventListener('click', loadRecord);
   $('review-first').addEventListener('click', () => review(0).catch(failed));

@@ -19,7 +19,7 @@ const HANDICAP_NAMES = { 香落ち: 'lance', 右香落ち: 'right lance', 角落
 const TEXT = {
   en: {
     gameLabel: 'Game', youPlay: 'You play', first: 'first', second: 'second', level: 'AI level', analysis: "Show the AI's analysis",
-    flip: 'Flip the board', handicap: 'Handicap', even: 'even game (平手)', shitate: 'shitate (下手, receives)', uwate: 'uwate (上手, gives, moves first)',
+    flip: 'Flip the board', resign: 'Resign', handicap: 'Handicap', even: 'even game (平手)', shitate: 'shitate (下手, receives)', uwate: 'uwate (上手, gives, moves first)',
     handicapName: (name) => `${name} (${HANDICAP_NAMES[name]})`,
     newGame: 'New game', takeBack: 'Take back', takeBackTitle: "take back your last move and the AI's answer",
     moves: 'Moves', language: 'Language',
@@ -63,7 +63,7 @@ const TEXT = {
   },
   ja: {
     gameLabel: 'ゲーム', youPlay: 'あなたは', first: '先手', second: '後手', level: 'AI の強さ', analysis: 'AI の読みを表示',
-    flip: '盤を反転', handicap: '手合割', even: '平手', shitate: '下手', uwate: '上手（先に指す）', handicapName: (name) => name,
+    flip: '盤を反転', resign: '投了', handicap: '手合割', even: '平手', shitate: '下手', uwate: '上手（先に指す）', handicapName: (name) => name,
     newGame: '新しい対局', takeBack: '待った', takeBackTitle: 'あなたの最後の手と AI の応手を取り消します',
     moves: '棋譜', language: '言語',
     reviewTitle: '振り返り', reviewStatus: '対局を振り返っています',

@@ -292,7 +292,7 @@ function kifAction(state, text) {
 }
 
 // ----- records: KIF, as alphazero/records/shogi.py's write_kif writes them and the shogi GUIs read -----
-const KIF_ENDINGS = { mate: ['詰み', 'lose'], repetition: ['千日手', 'draw'], perpetual_check: ['反則負け', 'lose'],
+const KIF_ENDINGS = { mate: ['詰み', 'lose'], resign: ['投了', 'lose'], repetition: ['千日手', 'draw'], perpetual_check: ['反則負け', 'lose'],
   opponent_perpetual_check: ['反則勝ち', 'win'], move_limit: ['持将棋', 'draw'], interrupted: ['中断', null] };
 
 // The game from the start to `last` (a state) as a KIF file's text, `names` the players of 先手 and 後手
@@ -300,7 +300,7 @@ const KIF_ENDINGS = { mate: ['詰み', 'lose'], repetition: ['千日手', 'draw'
 // `evaluations` ({ ply: { value, line } }: the AI's value of the position before move ply + 1 for its
 // side to move, and the line it expected there) adds after the move the comments ShogiHome writes
 // for an engine, as write_kif does: *#評価値= (centipawns from 先手's side), *#読み筋= (the line in KIF)
-function kifRecord(last, names, started = new Date(), evaluations = {}) {
+function kifRecord(last, names, started = new Date(), evaluations = {}, resigned = false) {
   const states = [];
   for (let s = last; s; s = s.parent) states.unshift(s);
   const sides = handicapOf(states[0].start) ? ['下手', '上手'] : ['先手', '後手'];
@@ -321,7 +321,7 @@ function kifRecord(last, names, started = new Date(), evaluations = {}) {
     }
     if (line.length) lines.push(`*#読み筋=${line.join('')}`);
   });
-  const how = shogi9.howItEnded(last) || 'interrupted', [word, outcome] = KIF_ENDINGS[how];
+  const how = shogi9.howItEnded(last) || (resigned ? 'resign' : 'interrupted'), [word, outcome] = KIF_ENDINGS[how];
   lines.push(`${String(last.plies + 1).padStart(4)} ${word}`);
   const winner = sides[(outcome === 'win') === (last.turn === 0) ? 0 : 1];
   lines.push(`まで${last.plies}手で${outcome === null ? '中断' : outcome === 'draw' ? word : `${winner}の勝ち`}`);
@@ -336,25 +336,29 @@ function centipawns(value) {
 }
 
 // The moves of a KIF record from its start (the usual one, or the handicap its 手合割 names): { moves
-// (its actions), start (its SFEN) }, or { error, plies } at the first move that is not legal; lines
-// other than numbered moves (headers, comments) are skipped, and the record ends at its first word
-// that is not a move (投了, 詰み, 千日手...)
+// (its actions), start (its SFEN), resigned (it ends in 投了: the side to move resigned) }, or { error,
+// plies } at the first move that is not legal; lines other than numbered moves (headers, comments)
+// are skipped, and the record ends at its first word that is not a move (投了, 詰み, 千日手...)
 function kifMoves(text) {
   const teai = (text.match(/^手合割：\s*(\S+)/m) || [])[1];
   if (teai && teai !== '平手' && !HANDICAPS[teai]) return { error: `手合割：${teai}`, plies: 0 };
   const start = teai && teai !== '平手' ? HANDICAPS[teai] : START;
   let state = fromSfen(start);
   const moves = [];
+  let resigned = false;
   for (const line of text.split(/\r?\n/)) {
     if (!/^\s*\d+\s/.test(line)) continue;
     const word = line.replace(/^\s*\d+\s+/, '').replace(/\(\s*\d+:[\d:/ ]*\)\s*$/, '').trim();  // less its time
-    if (!/^(同|[1-9１-９])/.test(word)) break;
+    if (!/^(同|[1-9１-９])/.test(word)) {
+      resigned = word.startsWith('投了') && ending(state) === null;
+      break;
+    }
     const action = ending(state) === null ? kifAction(state, word) : undefined;
     if (action === undefined) return { error: word, plies: moves.length };
     moves.push(action);
     state = shogi9.next(state, action);
   }
-  return { moves, start };
+  return { moves, start, resigned };
 }
 
 // The page's squares (reading order from 先手's side) and cshogi's

@@ -11,7 +11,8 @@
 //   node web/test/e2e.mjs handicap URL screenshot.png KIF  full shogi's 香落ち in Japanese: the AI, 上手, moves first;
 //                                                      a few moves as 下手, saved as KIF (to KIF) and loaded again
 //                                                      after an even game, its 手合割 taken up; then as 上手,
-//                                                      the board turned round, and the flip button
+//                                                      the board turned round, and the flip button; 投了, and
+//                                                      its KIF loaded again keeps the result
 //   node web/test/e2e.mjs solved  URL screenshot.png GAME  8x8 Othello loaded near its end (GAME, a transcript): the
 //                                                      estimate is the exact final margin, the AI plays it
 //   node web/test/e2e.mjs error   URL screenshot.png   the page must explain a missing model
@@ -313,7 +314,22 @@ try {
     if (!(await turned()) || columns !== '123456789' || rows !== '九八七六五四三二一') fail(`as 上手: ${columns} ${rows}`);
     await page.click('#flip');
     if (await turned()) fail('the flip button left the board turned');
-    console.log(`香落ち: ${listed.length} lines as 下手, saved and loaded with its 手合割; as 上手: ${asUwate}`);
+    // 投了: the game ends as lost, and its KIF, loaded again, keeps that end (not 中断)
+    await waitFor(['human']);
+    await page.click('#resign');
+    await waitFor(['over']);
+    const resignedKif = await page.$eval('#record', (r) => r.value);
+    const result = resignedKif.trim().split(/\r?\n/).slice(-2);
+    if (!/^\s*\d+ 投了$/.test(result[0]) || !/^まで\d+手で下手の勝ち$/.test(result[1])) fail(`resigned: ${result}`);
+    await page.click('#new-game');
+    await waitFor(['human', 'thinking']);
+    await page.fill('#record', resignedKif);
+    await page.click('#load');
+    await waitFor(['over']);
+    const reloaded = (await page.$eval('#record', (r) => r.value)).trim().split(/\r?\n/).slice(-2);
+    if (reloaded.join() !== result.join() || await text('#status') !== 'あなたの負け') fail(`loaded: ${reloaded}, ${await text('#status')}`);
+    console.log(`香落ち: ${listed.length} lines as 下手, saved and loaded with its 手合割; as 上手: ${asUwate}; `
+      + `resigned and loaded again: ${result[1]}`);
   } else if (mode === 'levels') {
     // Tic-tac-toe with a measured ladder: the levels show their Elo; the adaptive level follows the
     // player's rating after a finished game and forgets it on reset; settai mode plays
