@@ -442,6 +442,23 @@ function loadRecord() {
   startGame(parsed.moves, Boolean(parsed.resigned));
 }
 
+// A record file opened from the computer: its text (UTF-8, else Shift_JIS, in which shogi GUIs write
+// .kif files) into the record box, then loaded as if pasted
+async function openRecord() {
+  const [file] = $('record-file').files;
+  if (!file) return;
+  const bytes = await file.arrayBuffer();
+  let textOf;
+  try {
+    textOf = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    textOf = new TextDecoder('shift_jis').decode(bytes);
+  }
+  $('record').value = textOf;
+  $('record-file').value = '';
+  loadRecord();
+}
+
 function saveRecord() {
   const link = document.createElement('a');
   // Full shogi: a .kifu file (KIF in UTF-8, as ShogiHome and 将棋所 read it)
@@ -809,6 +826,7 @@ async function main() {
   $('new-game').addEventListener('click', newGame);
   $('flip').addEventListener('click', flipBoard);
   $('resign').addEventListener('click', resign);
+  $('record-file').addEventListener('change', () => openRecord().catch(failed));
   $('take-back').addEventListener('click', takeBack);
   $('load').addEventListener('click', loadRecord);
   $('review-first').addEventListener('click', () => review(0).catch(failed));

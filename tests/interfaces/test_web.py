@@ -371,11 +371,22 @@ def test_full_shogi_in_the_browser_in_japanese_saved_as_kif(workdir):
 def test_a_handicap_game_on_the_page_is_saved_and_loaded_with_its_teai(workdir):
     """香落ち on the page: the AI, 上手, moves first and the player answers as 下手; the KIF saved names
     its 手合割 and sides, tsshogi (ShogiHome's library) reads its start and moves, and loaded after an
-    even game it brings its handicap back; then the player takes 上手."""
+    even game it brings its handicap back; then the player takes 上手, on a board turned round, and
+    resigns: the KIF keeps 投了 and its result when loaded again; a Shift_JIS .kif that write_kif wrote,
+    opened as a file, ends as it does."""
     from alphazero.game.shogi_handicaps import HANDICAPS
+    from alphazero.records.shogi import write_kif
     tiny_exported_model('shogi9', 4)
     saved = workdir / 'handicap.kifu'
-    result, _ = browse(workdir, 'handicap', '--game', 'shogi9', extra=(str(saved),))
+    # a 角落ち game that 下手 resigned, as write_kif writes it (Shift_JIS), for the page to open as a file
+    game, rng = load_game('shogi9'), np.random.default_rng(3)
+    state = start = game.State(HANDICAPS['角落ち'])
+    actions = []
+    for _ in range(11):
+        actions.append(int(rng.choice(state.legal_actions())))
+        state = state.next(actions[-1])
+    write_kif(str(workdir / 'resigned.kif'), actions, game, ('下手の人', '上手の人'), resigned=True, start=start)
+    result, _ = browse(workdir, 'handicap', '--game', 'shogi9', extra=(str(saved), str(workdir / 'resigned.kif')))
     assert re.search(r'香落ち: \d+ lines as 下手, saved and loaded with its 手合割; as 上手: △', result.stdout), result.stdout
     record = json.loads(run_node('web/test/read_kif.mjs', str(saved)).stdout)
     assert record['start'] == HANDICAPS['香落ち'] and len(record['moves']) >= 6, record

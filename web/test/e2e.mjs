@@ -30,7 +30,7 @@
 // or $CHROMIUM), driven by playwright-core.
 import { launchChromium } from './chromium.mjs';
 
-const [mode, url, screenshot, extra] = process.argv.slice(2);
+const [mode, url, screenshot, extra, extra2] = process.argv.slice(2);
 const size = mode === 'othello' && extra ? extra : '360x900';
 const [width, height] = size.split('x').map(Number);
 const fail = (message) => { throw new Error(message); };
@@ -328,6 +328,13 @@ try {
     await waitFor(['over']);
     const reloaded = (await page.$eval('#record', (r) => r.value)).trim().split(/\r?\n/).slice(-2);
     if (reloaded.join() !== result.join() || await text('#status') !== 'あなたの負け') fail(`loaded: ${reloaded}, ${await text('#status')}`);
+    // A .kif file in Shift_JIS that Python's write_kif wrote (extra2), opened from the computer
+    const { readFileSync } = await import('node:fs');
+    const fileEnd = new TextDecoder('shift_jis').decode(readFileSync(extra2)).trim().split(/\r?\n/).slice(-2);
+    await page.setInputFiles('#record-file', extra2);
+    await waitFor(['over', 'human', 'thinking']);
+    const opened = (await page.$eval('#record', (r) => r.value)).trim().split(/\r?\n/).slice(-2);
+    if (opened.join() !== fileEnd.join() || await text('#record-error')) fail(`opened: ${opened} != ${fileEnd} (${await text('#record-error')})`);
     console.log(`香落ち: ${listed.length} lines as 下手, saved and loaded with its 手合割; as 上手: ${asUwate}; `
       + `resigned and loaded again: ${result[1]}`);
   } else if (mode === 'levels') {
