@@ -150,7 +150,8 @@ def ask_action(state, read, game, said=WORDS['en']):
         action = typed_action(game, state, answer)
         if action is not None:
             return action
-        print(said['illegal'].format(answer=answer, offered=offered))
+        why = game.refusal(state, answer, said['lang']) if game.refusal else None  # shogi: 二歩, which 金, 成 or 不成
+        print(said['illegal_why' if why else 'illegal'].format(answer=answer, offered=offered, why=why))
 
 
 # The human's states before each of their moves that was chosen (not a forced pass): 待った goes

@@ -79,6 +79,10 @@ class Game:
     # name in the terminal (shogi: b3b2, C*a2). None: moves are typed as the numbers shown
     action_name: Optional[Callable] = None
     parse_action: Optional[Callable] = None
+    # refusal(state, text, lang) -> why a typed move that parse_action refused cannot be played, in
+    # the player's language ('en' or 'ja'), or None when it can say nothing more (shogi: 二歩, which
+    # 金 moves, 成 or 不成)
+    refusal: Optional[Callable] = None
     # With named moves: how to type one (a sentence for the player) and what each side plays
     # (shogi: the capitals, moving up the board). Either may instead be a dict of one per language,
     # {'en': ..., 'ja': ...}, for the players' --lang (alphazero/words.py)

@@ -444,6 +444,44 @@ def parse_action(state, text):
     return found[0] if len(found) == 1 else None
 
 
+def refusal(state, text, lang='ja'):
+    """Why a move typed in Japanese (parse_action found none) cannot be played: two legal moves fit
+    it (which piece: 右, 左, 上, 引, 寄, 直; or 成 or 不成), a pawn dropped on a file that has one of
+    ours (二歩), a pawn drop that mates (打ち歩詰め); None when none of these."""
+    typed = comparable(text)
+    match = re.fullmatch(r'(同|[1-9][1-9])(.+?)(打)?', typed)
+    if not match or state.is_done():
+        return None
+    square, piece = match.group(1), match.group(2)
+    forms = {a: written_forms(state, a) for a in state.legal_actions()}
+    fitting = sorted({move_to_ki2(state.moves()[a], state.board)[1:]  # KI2 less its ▲ or △
+                      for a, f in forms.items() if any(form.startswith(square + piece) for form in f)})
+    if len(fitting) > 1:
+        promotion = all(name.endswith('成') for name in fitting)
+        if lang == 'ja':
+            return ('成るか成らないかを付けてください: ' if promotion else 'どの駒か決まりません: ') + '、'.join(fitting)
+        return ('say whether it promotes: ' if promotion else 'more than one piece can go there: ') + ', '.join(fitting)
+    if piece != '歩' or square == '同':
+        return None
+    file, rank = int(square[0]), int(square[1])
+    turn = state.board.turn
+    if not state.board.pieces_in_hand[turn][cshogi.HPAWN]:
+        return None
+    own_pawn = cshogi.BPAWN if turn == cshogi.BLACK else cshogi.WPAWN
+    if any(state.board.piece(cshogi.SQUARES[(file - 1) * 9 + r]) == own_pawn for r in range(9)):
+        return f'二歩です（{file}筋に歩があります）' if lang == 'ja' else f'two pawns on file {file} (nifu)'
+    last_rank, ahead = (1, -1) if turn == cshogi.BLACK else (9, 1)
+    if rank == last_rank:
+        return (f'歩は{"一" if rank == 1 else "九"}段目に打てません（行き所のない駒）' if lang == 'ja'
+                else 'a pawn may not be dropped where it could never move')
+    king = cshogi.WKING if turn == cshogi.BLACK else cshogi.BKING
+    in_front = rank + ahead
+    target = state.board.piece(cshogi.SQUARES[(file - 1) * 9 + rank - 1])
+    if not target and not state.in_check and 1 <= in_front <= 9 and state.board.piece(cshogi.SQUARES[(file - 1) * 9 + in_front - 1]) == king:
+        return '打ち歩詰めです' if lang == 'ja' else 'a pawn drop may not mate (uchifuzume)'  # cshogi's only refusal left
+    return None
+
+
 MOVE_HELP = {
     'en': ('Type a move in USI notation: the square it leaves and the square it reaches, files 1-9 from the '
            'right and ranks a-i from the top (7g7f), + to promote (8h2b+), or a drop as the piece letter, * and '

@@ -1,6 +1,6 @@
-"""Handicap games of full shogi (駒落ち): the starts, checked against cshogi's table; a whole game in a
-terminal as a player runs it, the AI as 上手, saved as a KIF with its 手合割 that cshogi reads back;
-the USI engine from a handicap's `position sfen`."""
+"""Full shogi as a player meets it: handicap games (駒落ち), their starts checked against cshogi's
+table, a whole game in a terminal as a player runs it (the AI as 上手) saved as a KIF with its 手合割
+that cshogi reads back, the USI engine from a handicap's `position sfen`; and a refused move's reason."""
 import os
 import re
 import select
@@ -118,3 +118,33 @@ def test_the_usi_engine_plays_uwate_from_a_handicap_position(game):
         after = game.State(sfen).next(game.State(sfen).action_of_usi(best))
         reply = game.action_name(after, after.legal_actions()[0])
         assert session.execute(f'position sfen {sfen} moves {best} {reply}') == [], name
+
+
+def test_a_refused_shogi_move_says_why(game, capsys):
+    """A move typed in Japanese that two pieces fit, that needs 成 or 不成, or that the rules forbid
+    (二歩, 打ち歩詰め, a pawn on the last rank) is refused with the reason, in the player's language;
+    every reason is checked against cshogi's legal moves (none of the refused is legal)."""
+    from alphazero.cli.words import words
+    from human_play import ask_action
+    cases = [
+        ('4k4/9/9/9/9/9/9/3G1G3/4K4 b P 1', '５七金', 'どの駒か決まりません: ５七金右、５七金左'),
+        ('4k4/9/9/9/9/9/4P4/9/4K4 b P 1', '５五歩', '二歩です（5筋に歩があります）'),
+        ('k8/9/1GN6/9/9/9/9/9/4K4 b P 1', '９二歩', '打ち歩詰めです'),
+        ('k8/9/9/9/9/9/9/9/4K4 b P 1', '５一歩', '歩は一段目に打てません（行き所のない駒）'),
+        ('lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3', '２二角',
+         '成るか成らないかを付けてください: ２二角不成、２二角成'),
+    ]
+    for sfen, typed, why in cases:
+        state = game.State(sfen)
+        assert game.parse_action(state, typed) is None and game.refusal(state, typed, 'ja') == why, (sfen, typed)
+        assert game.refusal(state, typed, 'en')  # said in English too
+        answers = iter([typed, '投了'])
+        assert ask_action(state, lambda prompt: next(answers), game, words('ja')) is not None
+        assert f"'{typed}' は指せません: {why}" in capsys.readouterr().out
+    # a legal move, or one no piece fits, gets no reason
+    assert game.refusal(game.State(), '７六歩', 'ja') is None and game.refusal(game.State(), '５五角', 'ja') is None
+    # 二歩 and 打ち歩詰め are what cshogi's legal moves leave out
+    nifu = cshogi.Board('4k4/9/9/9/9/9/4P4/9/4K4 b P 1')
+    assert not any(cshogi.move_to_usi(m) == 'P*5e' for m in nifu.legal_moves)
+    mate = cshogi.Board('k8/9/1GN6/9/9/9/9/9/4K4 b P 1')
+    assert not any(cshogi.move_to_usi(m) == 'P*9b' for m in mate.legal_moves)
