@@ -556,7 +556,7 @@ def main():
     try:
         play(args, said)
     except UserError as error:  # said in the player's language
-        raise UserError(said_error(str(error), said)) from None
+        raise UserError(said_error(str(error), said), said['lang']) from None
 
 
 def play(args, said):

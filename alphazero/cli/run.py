@@ -51,7 +51,7 @@ def run(main):
     try:
         main()
     except UserError as error:
-        print(f'error: {error}', file=sys.stderr)
+        print(f'{"エラー" if error.lang == "ja" else "error"}: {error}', file=sys.stderr)
         sys.exit(2)
     except OSError as error:
         if error.errno not in FULL_DISK:

@@ -186,14 +186,14 @@ def test_errors_are_one_short_line(tiny_best, argv):
 
 @pytest.mark.slow
 @pytest.mark.parametrize('model, said', [
-    ('nothere.h5', 'error: nothere.h5 がありません: tictactoe のモデル（best.h5、または export.py が書き出す best.onnx）を指定してください。'),
-    ('model', 'error: model はフォルダーです。中のモデルのファイル（たとえば model/best.h5）を指定してください。'),
-    ('connect4.h5', 'error: connect4.h5 の入力は (6, 7, 2) ですが、tictactoe には (3, 3, 2) が必要です: tictactoe のモデル'
+    ('nothere.h5', 'エラー: nothere.h5 がありません: tictactoe のモデル（best.h5、または export.py が書き出す best.onnx）を指定してください。'),
+    ('model', 'エラー: model はフォルダーです。中のモデルのファイル（たとえば model/best.h5）を指定してください。'),
+    ('connect4.h5', 'エラー: connect4.h5 の入力は (6, 7, 2) ですが、tictactoe には (3, 3, 2) が必要です: tictactoe のモデル'
                     '（best.h5、または export.py が書き出す best.onnx）を指定してください。connect4 のモデルなら --game connect4 を付けてください。'),
-    ('broken.onnx', 'error: broken.onnx は読み込める ONNX のモデルではありません（'),
+    ('broken.onnx', 'エラー: broken.onnx は読み込める ONNX のモデルではありません（'),
 ])
 def test_the_players_errors_in_japanese(tiny_best, model, said):
-    """human_play.py --lang ja says what is wrong with a model in Japanese, in one line."""
+    """human_play.py --lang ja says what is wrong with a model in Japanese, in one line (エラー: ...)."""
     save_model(tiny_model(0, rules=load_game('connect4')), 'connect4.h5')
     open('broken.onnx', 'wb').write(b'not a model')
     result = run_script('human_play.py', '--text', '--lang', 'ja', '--model', model, cwd='.', timeout=120)
