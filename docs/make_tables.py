@@ -63,7 +63,7 @@ def trained(model):
 def table(page):
     models = shipped()
     if page == 'README.ja.md':
-        rows = ['| ゲーム | ネットワーク | 代表的な計測値（詳細は `model.json` と [docs/strength.md](docs/strength.md)） |',
+        rows = ['| ゲーム | ネットワーク | 代表的な計測値（詳細は `model.json` と [docs/strength.md](docs/strength.md)（英語）） |',
                 '|---|---|---|']
         rows += [f'| {JAPANESE_NAMES[name]} | {network(m, True)} | {m["headline"]["ja"]} |' for name, m in models.items()]
     elif page == 'README.md':

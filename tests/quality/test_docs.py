@@ -135,6 +135,21 @@ def test_each_japanese_page_and_its_english_twin_link_each_other():
     assert set(JAPANESE) - set(TWINS.values()) == {'docs/ja/glossary.md'}
 
 
+def test_a_japanese_page_marks_each_link_to_an_english_page():
+    """A Japanese page's link to a page in English says so, right after it: [...](../shogi.md)（英語）
+    (not the `English:` link to its own twin at the top)."""
+    unmarked = []
+    for page in JAPANESE:
+        with open(os.path.join(REPO, page), encoding='utf-8') as f:
+            text = re.sub(r'```.*?```', '', f.read(), flags=re.S)
+        for found in re.finditer(r'\[[^\]]*\]\(([^)\s]+)\)', text):
+            target = os.path.normpath(os.path.join(os.path.dirname(page), found.group(1).partition('#')[0]))
+            english = target.endswith('.md') and target not in JAPANESE
+            if english and not text[:found.start()].endswith('English: ') and not text[found.end():].startswith('（英語）'):
+                unmarked.append(f'{page}: {found.group(0)}')
+    assert not unmarked, unmarked
+
+
 def japanese_text():
     """{where: text} of every Japanese text a reader or player meets: the pages (no code blocks), the
     players' words and the page's."""
