@@ -3,9 +3,12 @@
 For each .onnx file: positions per second on onnxruntime-web in headless Chromium (WebAssembly, one
 thread, as the page plays) and on onnxruntime in Python with one thread, one position per call (as
 the page's search calls the network) and in batches of 16. The ratio browser / Python says how much
-slower a model plays on the page than in human_play.py at the same simulations.
+slower a model plays on the page than in human_play.py at the same simulations. With --moves N, the
+page then plays N moves at each level that searches (bench/page_moves.mjs) and prints the median and
+the longest seconds the AI took for a move there, as a player waits for it.
 
 Run: .venv/bin/python bench/bench_browser.py --game othello8 runs/othello8/model/best.onnx [more.onnx ...]
+     [--moves 5]
 Needs Chromium (/usr/bin/chromium or $CHROMIUM) and the npm packages (bash setup.sh).
 """
 import argparse
@@ -15,7 +18,9 @@ import re
 import shutil
 import subprocess
 import sys
+import statistics
 import tempfile
+import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -29,8 +34,9 @@ BATCHES = (1, 16)
 SECONDS = 3.0   # timing per batch size
 
 
-# Positions per second in Chromium: play_web.py serves the model, browser_speed.mjs times it
-def browser_speed(path, game):
+# Positions per second in Chromium (browser_speed.mjs), or with `moves` the seconds of the AI's moves
+# at each level that searches (page_moves.mjs): play_web.py serves the model
+def browser_speed(path, game, moves=0):
     with tempfile.TemporaryDirectory() as workdir:
         server = subprocess.Popen([sys.executable, os.path.join(REPO, 'play_web.py'), '--game', game.NAME,
                                    '--model', os.path.abspath(path), '--port', '0'],
@@ -40,11 +46,19 @@ def browser_speed(path, game):
             address = re.search(r'http://127\.0\.0\.1:\d+/', line)
             if not address:
                 sys.exit(f'play_web.py did not start: {server.stderr.read().strip()}')
-            result = subprocess.run([shutil.which('node') or 'node', os.path.join(REPO, 'bench', 'browser_speed.mjs'),
-                                     address.group(0), *map(str, BATCHES)],
-                                    cwd=REPO, capture_output=True, text=True, timeout=300)
+            if moves:
+                levels = [level['number'] for level in json.loads(
+                    urllib.request.urlopen(address.group(0) + 'config.json').read())['games'][game.NAME]['levels']
+                          if level['simulations']]
+                command = ['page_moves.mjs', f'{address.group(0)}#{game.NAME}', ','.join(map(str, levels)), str(moves)]
+            else:
+                command = ['browser_speed.mjs', address.group(0), *map(str, BATCHES)]
+            result = subprocess.run([shutil.which('node') or 'node', os.path.join(REPO, 'bench', command[0]), *command[1:]],
+                                    cwd=REPO, capture_output=True, text=True, timeout=3600)
             if result.returncode:
                 sys.exit(f'the browser run failed: {result.stderr.strip()[-500:]}')
+            if moves:
+                return json.loads(result.stdout)
             return {int(batch): speed for batch, speed in json.loads(result.stdout).items()}
         finally:
             server.terminate()
@@ -55,6 +69,7 @@ def main():
     parser = argparse.ArgumentParser(description='onnxruntime-web in Chromium against onnxruntime in Python.')
     parser.add_argument('--game', choices=sorted(GAMES), default='tictactoe')
     parser.add_argument('models', nargs='+', help='.onnx files of this game')
+    parser.add_argument('--moves', type=int, default=0, help="then the AI's moves a level the page times (0: none)")
     args = parser.parse_args()
     game = load_game(args.game)
     chromium = subprocess.run([os.environ.get('CHROMIUM', '/usr/bin/chromium'), '--version'], capture_output=True, text=True)
@@ -69,6 +84,10 @@ def main():
             local = evaluation_rate(network, planes, SECONDS)
             cells.append(f'{web[batch]:11,.0f} {local:10,.0f} {web[batch] / local:6.2f}')
         print(f'{os.path.relpath(path)[-40:]:40} {os.path.getsize(path) / 1e6:6.2f}MB ' + ' '.join(cells))
+        if args.moves:
+            for level, seconds in browser_speed(path, game, args.moves).items():
+                print(f'  level {level}: the AI took a median of {statistics.median(seconds):.2f} s a move on the page, '
+                      f'at most {max(seconds):.2f} s ({len(seconds)} moves)')
 
 
 if __name__ == '__main__':
