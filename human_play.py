@@ -25,6 +25,7 @@ from alphazero.records.write import record_extension, write_record
 from alphazero.game.values import player_value
 from alphazero.limits import file_path
 from alphazero.play.agent import load_agent
+from alphazero.play.players import Searched
 from alphazero.play.review import mark_moves
 from alphazero.cli.words import LANGUAGES, WORDS, colour, game_text, language, level_text, said_error, said_text, words
 
@@ -513,10 +514,12 @@ def play_piece_window(game, next_action, human_first, said=WORDS['en'], start=No
 # The AI's move function: its agent's choice (alphazero/play/agent.py: the search at temperature 0,
 # or a level, settai mode, the game's solver). What the solver proved of the AI's last move, if
 # anything, is its `solved` (play_text says it), and its search (value and line, for the record) its
-# `searched`
+# `searched`; at a level of the policy alone, the network's value and the move played
 def ai_action(agent):
     def next_action(state):
         action, known = agent.choose([state])[0]  # a Searched, a Solved or None
+        if known is None:  # the policy alone: the network's value, and its move as the line (records keep both)
+            known = Searched(None, agent.network_value(state), (action,))
         next_action.solved = known if isinstance(known, Solved) else None
         next_action.searched = None if isinstance(known, Solved) else known
         return action

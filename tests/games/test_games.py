@@ -406,7 +406,12 @@ def test_the_text_player_speaks_japanese_and_plays_a_level(capsys):
         answers.append(prompt)
         return 'x' if len(answers) == 1 else offered(prompt)[-1]
     ai = ai_action(Agent(game, KerasNetwork(tiny_model(0, rules=game)), SearchSettings(sims=50), Style(standard_levels(50)[0])))
-    ended = play_text(game, ai, True, read, said=words('ja'))
+    saved = []
+    ended = play_text(game, ai, True, read, said=words('ja'), save=lambda *record: saved.append(record))
+    # the policy alone still leaves its evaluation of each of its moves in the record: the network's value, its move
+    actions, _, _, evaluations = saved[0]
+    assert len(evaluations) == len(actions) // 2 and all(
+        -1 <= value <= 1 and list(line) == [actions[ply]] for ply, (value, line) in evaluations.items())
     out = capsys.readouterr().out
     assert ended.is_done() and answers[0] == 'あなたの手（a b c d e f g）: '
     assert 'あなたは ●（赤）です。列の文字を入力してください（d）。' in out and '投了 で投了、待った で' in out
