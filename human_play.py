@@ -566,7 +566,7 @@ def play(args, said):
     game = load_game(args.game)
     lang = said['lang']
     if not args.text and not game.has_window:
-        raise UserError(said['no_window'].format(game=game.NAME))
+        raise UserError(said['no_window'].format(game=game_title(game, said)))
     agent = load_agent(game, agent_spec(args, model=args.model or playing_model_path(game, lang=lang), with_lines=True))
     print(said['ai_is'].format(description=said_text(agent.description, said), sims=agent.sims,
                                why=said_text(agent.why, said), level=level_text(agent.level, said),
@@ -597,10 +597,15 @@ def handicap_start(game, args, said):
     if args.handicap is None:
         return None
     if game.NAME not in HANDICAP_GAMES or args.second:
-        raise UserError(said['no_handicap'].format(game=game.NAME) if game.NAME not in HANDICAP_GAMES
+        raise UserError(said['no_handicap'].format(game=game_title(game, said)) if game.NAME not in HANDICAP_GAMES
                         else said['handicap_second'])
     print(said['handicap'].format(name=args.handicap if said['lang'] == 'ja' else ENGLISH[args.handicap]), file=sys.stderr)
     return game.State(HANDICAPS[args.handicap])
+
+
+def game_title(game, said):
+    """A game as the player calls it: its title in the player's language (本将棋), else its name."""
+    return game_text(game.TITLE, said) if game.TITLE else game.NAME
 
 
 def side_words(game, state, said):

@@ -148,3 +148,13 @@ def test_a_refused_shogi_move_says_why(game, capsys):
     assert not any(cshogi.move_to_usi(m) == 'P*5e' for m in nifu.legal_moves)
     mate = cshogi.Board('k8/9/1GN6/9/9/9/9/9/4K4 b P 1')
     assert not any(cshogi.move_to_usi(m) == 'P*9b' for m in mate.legal_moves)
+
+
+def test_the_players_errors_name_the_game_as_the_player_calls_it(workdir):
+    """--handicap outside full shogi is refused in one line that names the game in Japanese (四目並べ,
+    not connect4) and begins エラー:."""
+    from conftest import run_script
+    result = run_script('human_play.py', '--text', '--game', 'connect4', '--handicap', '香落ち', '--lang', 'ja', cwd='.',
+                        timeout=120)
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode == 2 and lines[-1].startswith('エラー: 四目並べ には駒落ちがありません'), lines
