@@ -299,7 +299,7 @@ def play_window(game, next_action, human_first, said=WORDS['en']):
     class GameUI(tk.Frame):
         def __init__(self, master=None):
             tk.Frame.__init__(self, master)
-            self.master.title('AlphaZero: ' + game_text(game.TITLE or {'en': game.NAME}, said))
+            self.master.title('AlphaZero: ' + game_title(game, said))
             self.state = game.State()
             self.canvas = tk.Canvas(self, width=columns * SQUARE_SIZE, height=rows * SQUARE_SIZE + status_height,
                                     highlightthickness=0)
@@ -404,7 +404,7 @@ def play_piece_window(game, next_action, human_first, said=WORDS['en'], start=No
     class ShogiUI(tk.Frame):
         def __init__(self, master=None):
             tk.Frame.__init__(self, master)
-            self.master.title('AlphaZero: ' + game_text(game.TITLE or {'en': game.NAME}, said))
+            self.master.title('AlphaZero: ' + game_title(game, said))
             self.state, self.picked = start or game.State(), None
             self.canvas = tk.Canvas(self, width=columns * SQUARE_SIZE, height=rows * SQUARE_SIZE + 2 * hand_height + 50,
                                     highlightthickness=0)
@@ -567,13 +567,13 @@ def play(args, said):
     lang = said['lang']
     if not args.text and not game.has_window:
         raise UserError(said['no_window'].format(game=game_title(game, said)))
+    start = handicap_start(game, args, said)  # a wrong --handicap is said before the model loads
     agent = load_agent(game, agent_spec(args, model=args.model or playing_model_path(game, lang=lang), with_lines=True))
     print(said['ai_is'].format(description=said_text(agent.description, said), sims=agent.sims,
                                why=said_text(agent.why, said), level=level_text(agent.level, said),
                                levels=len(agent.levels)), file=sys.stderr)
     if args.settai:
         print(said['settai'], file=sys.stderr)
-    start = handicap_start(game, args, said)
     next_action = ai_action(agent)
     if args.text:
         play_text(game, next_action, not args.second, said=said,
@@ -605,7 +605,7 @@ def handicap_start(game, args, said):
 
 def game_title(game, said):
     """A game as the player calls it: its title in the player's language (本将棋), else its name."""
-    return game_text(game.TITLE, said) if game.TITLE else game.NAME
+    return game_text(game.TITLE or {'en': game.NAME}, said)
 
 
 def side_words(game, state, said):

@@ -34,8 +34,8 @@ let bests = [];        // the AI's best move at each position it searched (what 
 const BAD_MOVE = 0.2, DUBIOUS_MOVE = 0.1;
 let humanFirst = true, generation = 0, analysis = null, focusSquare = 0, started = new Date();
 let selected = null;   // shogi: the piece picked to move, { square } or { piece } from the hand
-let flipped = false;
-let resigned = false;  // the side to move in the last position resigned (投了: the player's, or a loaded KIF's)   // the board turned round: the second player's side at the bottom (canFlip's games)
+let flipped = false;   // the board turned round: the second player's side at the bottom (canFlip's games)
+let resigned = false;  // the side to move in the last position resigned (投了: the player's, or a loaded KIF's)
 const settaiDrift = new SettaiDrift();  // what settai mode has seen of the human in this game (Othello: match.py's settai_for)
 
 const state = () => history[history.length - 1];
@@ -401,8 +401,8 @@ function recordText() {
 // also reads KIF (numbered lines of moves, ７六歩(77)). { moves } or { error }
 function parseRecord(record) {
   if (game.kifMoves && /^\s*1\s+\S/m.test(record)) {
-    const { moves, start, resigned: gaveUp, error, plies } = game.kifMoves(record);
-    return error === undefined ? { moves, start, resigned: gaveUp } : { error: text.notLegal(error, plies) };
+    const { moves, handicap, resigned: gaveUp, error, plies } = game.kifMoves(record);
+    return error === undefined ? { moves, handicap, resigned: gaveUp } : { error: text.notLegal(error, plies) };
   }
   let position = game.initial(handicapStart()), rest = record.toLowerCase();
   const moves = [];
@@ -435,8 +435,8 @@ function loadRecord() {
     $('record-error').textContent = parsed.error;
     return;
   }
-  if (game.handicaps && parsed.start !== undefined) {  // a KIF names its start: 平手 or a handicap
-    $('handicap').value = Object.keys(game.handicaps).find((name) => game.handicaps[name] === parsed.start) || '';
+  if (game.handicaps && parsed.handicap !== undefined) {  // a KIF names its start: 平手 or a handicap
+    $('handicap').value = parsed.handicap;
     renderHandicaps();
   }
   startGame(parsed.moves, Boolean(parsed.resigned));

@@ -336,14 +336,15 @@ function centipawns(value) {
 }
 
 // The moves of a KIF record from its start (the usual one, or the handicap its 手合割 names): { moves
-// (its actions), start (its SFEN), resigned (it ends in 投了: the side to move resigned) }, or { error,
-// plies } at the first move that is not legal; lines other than numbered moves (headers, comments)
-// are skipped, and the record ends at its first word that is not a move (投了, 詰み, 千日手...)
+// (its actions), handicap (the 手合割's name, '' for 平手), resigned (it ends in 投了: the side to
+// move resigned) }, or { error, plies } at the first move that is not legal; lines other than
+// numbered moves (headers, comments) are skipped, and the record ends at its first word that is not
+// a move (投了, 詰み, 千日手...)
 function kifMoves(text) {
   const teai = (text.match(/^手合割：\s*(\S+)/m) || [])[1];
   if (teai && teai !== '平手' && !HANDICAPS[teai]) return { error: `手合割：${teai}`, plies: 0 };
-  const start = teai && teai !== '平手' ? HANDICAPS[teai] : START;
-  let state = fromSfen(start);
+  const handicap = teai && teai !== '平手' ? teai : '';
+  let state = fromSfen(handicap ? HANDICAPS[handicap] : START);
   const moves = [];
   let resigned = false;
   for (const line of text.split(/\r?\n/)) {
@@ -358,7 +359,7 @@ function kifMoves(text) {
     moves.push(action);
     state = shogi9.next(state, action);
   }
-  return { moves, start, resigned };
+  return { moves, handicap, resigned };
 }
 
 // The page's squares (reading order from 先手's side) and cshogi's

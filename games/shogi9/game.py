@@ -467,18 +467,17 @@ def refusal(state, text, lang='ja'):
     turn = state.board.turn
     if not state.board.pieces_in_hand[turn][cshogi.HPAWN]:
         return None
-    own_pawn = cshogi.BPAWN if turn == cshogi.BLACK else cshogi.WPAWN
-    if any(state.board.piece(cshogi.SQUARES[(file - 1) * 9 + r]) == own_pawn for r in range(9)):
+    piece_at = lambda r: state.board.piece(cshogi.SQUARES[(file - 1) * 9 + r - 1])  # noqa: E731 (rank r of the file)
+    if any(piece_at(r) == (cshogi.BPAWN if turn == cshogi.BLACK else cshogi.WPAWN) for r in range(1, 10)):
         return f'二歩です（{file}筋に歩があります）' if lang == 'ja' else f'two pawns on file {file} (nifu)'
     last_rank, ahead = (1, -1) if turn == cshogi.BLACK else (9, 1)
     if rank == last_rank:
         return (f'歩は{"一" if rank == 1 else "九"}段目に打てません（行き所のない駒）' if lang == 'ja'
                 else 'a pawn may not be dropped where it could never move')
+    # a drop on an empty square, out of check, that cshogi still refuses in front of the king: it mates
     king = cshogi.WKING if turn == cshogi.BLACK else cshogi.BKING
-    in_front = rank + ahead
-    target = state.board.piece(cshogi.SQUARES[(file - 1) * 9 + rank - 1])
-    if not target and not state.in_check and 1 <= in_front <= 9 and state.board.piece(cshogi.SQUARES[(file - 1) * 9 + in_front - 1]) == king:
-        return '打ち歩詰めです' if lang == 'ja' else 'a pawn drop may not mate (uchifuzume)'  # cshogi's only refusal left
+    if not piece_at(rank) and not state.in_check and 1 <= rank + ahead <= 9 and piece_at(rank + ahead) == king:
+        return '打ち歩詰めです' if lang == 'ja' else 'a pawn drop may not mate (uchifuzume)'
     return None
 
 
