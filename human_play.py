@@ -5,7 +5,6 @@
 # answers with its search at temperature 0. A player with no move but a pass (Othello) passes by
 # itself. With --text it plays in the terminal instead, for machines without a display.
 
-import argparse
 import datetime
 import os
 import sys
@@ -19,14 +18,16 @@ from alphazero.cli.flags import add_backend_flag, add_level_flag, add_settai_fla
 from alphazero.game.notation import action_names, line_names, parse_move
 from alphazero.game.paths import playing_model_path
 from alphazero.game.registry import add_game_flag, as_game, load_game
-from alphazero.game.shogi_handicaps import ENGLISH, HANDICAPS, handicap_named, handicap_of
+from alphazero.game.shogi_handicaps import ENGLISH, HANDICAPS, handicap_of
 from alphazero.game.solved import Solved
+from alphazero.records.common import RecordError, replay
+from alphazero.records.read import read_records
 from alphazero.records.write import record_extension, write_record
 from alphazero.game.values import player_value
-from alphazero.limits import file_path
+from alphazero.limits import file_path, handicap_flag
 from alphazero.play.agent import load_agent
 from alphazero.play.players import Searched
-from alphazero.play.review import mark_moves
+from alphazero.play.review import review_moves
 from alphazero.cli.words import LANGUAGES, WORDS, colour, game_text, language, level_text, said_error, said_text, words
 
 # Parameters
@@ -242,30 +243,50 @@ def play_text(game, next_action, human_first, read=input, said=WORDS['en'], save
 
 
 def game_review(game, agent, human_first, said, start=None):
-    """review(actions) for play_text: the human's moves after which their expected score fell
-    (alphazero/play/review.py), each with the move and the line that the agent's search at full
-    strength prefers there."""
-    searcher = agent.replaced(level=None, settai=False)
-
-    def analyse(state):
-        line, value = searcher.analyse(state, solve=False).lines[0]
-        return value, line
-
+    """review(actions) for play_text: the human's moves that lost most of their expected score
+    (alphazero/play/review.py), each with the move and the line that the AI prefers there."""
     def review(actions):
         states = [start or game.State()]
         for action in actions:
             states.append(states[-1].next(action))
-        chosen = lambda t: states[t].is_first_player() == human_first and forced_action(states[t], game) is None  # noqa: E731
         print(said['review'])
-        marks = mark_moves(states, actions, chosen, analyse)
-        for mark in marks:
-            names = line_names(states[mark.ply], mark.line, lambda state, action: move_text(game, state, action, said))
-            print(said['marked'].format(number=mark.ply + 1, move=move_text(game, states[mark.ply], actions[mark.ply], said),
-                                        label=said['bad_move' if mark.bad else 'dubious_move'], before=round(100 * mark.before),
-                                        after=round(100 * mark.after), best=names[0], line=' '.join(names)))
-        if not marks:
-            print(said['no_marks'])
+        human = lambda t: states[t].is_first_player() == human_first and forced_action(states[t], game) is None  # noqa: E731
+        print_marks(game, states, actions, review_moves(agent.evaluator, agent.search, states, actions, human, game.solve),
+                    said, said['no_marks'])
     return review
+
+
+def record_review(game, agent, path, said):
+    """--review FILE: every move of each game of a record file (KIF, KI2, CSA, USI; an Othello
+    transcript) that lost most of its mover's expected score, with the move and line the AI prefers."""
+    try:
+        games, problems = read_records(path, game)
+    except RecordError as error:
+        raise UserError(str(error)) from None
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    if not games:
+        raise UserError(said['no_games'].format(path=path))
+    for number, moves in enumerate(games, 1):
+        played, final = replay(game, moves)
+        states, actions = [state for state, _ in played] + [final], [action for _, action in played]
+        print(said['review_record'].format(path=path, number=number, games=len(games), moves=len(actions)))
+        both = lambda t: forced_action(states[t], game) is None  # noqa: E731
+        print_marks(game, states, actions, review_moves(agent.evaluator, agent.search, states, actions, both, game.solve),
+                    said, said['no_marks_record'])
+
+
+def print_marks(game, states, actions, marks, said, none):
+    """Each marked move: its number, the move, 悪手/疑問手, the expected scores with the preferred
+    move and with the move played, and the preferred line."""
+    for mark in marks:
+        names = line_names(states[mark.ply], mark.line, lambda state, action: move_text(game, state, action, said))
+        print(said['marked'].format(number=mark.ply + 1, move=move_text(game, states[mark.ply], actions[mark.ply], said),
+                                    label=said['bad_move' if mark.bad else 'dubious_move'], before=round(100 * mark.before),
+                                    after=round(100 * mark.after), best=names[0], line=' '.join(names),
+                                    exact=said['exact'] if mark.exact else ''))
+    if not marks:
+        print(none)
 
 
 def record_saver(game, folder, human_first, said, start=None):
@@ -541,9 +562,10 @@ def parse_args(argv=None):
     parser.add_argument('--model', type=file_path, help="a model file, .h5 or .onnx (default: the game's best.h5, on onnxruntime when its export is current)")
     parser.add_argument('--lang', choices=LANGUAGES, help='the language of the window and the terminal (default: Japanese '
                                                           'when the locale is Japanese, else English)')
-    parser.add_argument('--review', action='store_true',
-                        help='--text: after the game, mark your moves after which your expected score fell by 10 '
-                             'points or more (dubious) or 20 (bad), with the move and line the AI prefers')
+    parser.add_argument('--review', nargs='?', const=True, default=None, metavar='FILE',
+                        help='--text: after the game, mark your moves that lost 10 points or more of your expected '
+                             'score (dubious) or 20 (bad), with the move and line the AI prefers; with a record file '
+                             '(KIF, KI2, CSA, USI; an Othello transcript): review its moves, both sides, and end')
     parser.add_argument('--save-to', metavar='FOLDER', default=RECORDS,
                         help='the folder where --text saves each game: full shogi as KIF, games of squares as a '
                              'transcript (f5d6c3...); "" saves nothing (default: %(default)s)')
@@ -565,7 +587,7 @@ def main():
 def play(args, said):
     game = load_game(args.game)
     lang = said['lang']
-    if not args.text and not game.has_window:
+    if not args.text and not game.has_window and not isinstance(args.review, str):
         raise UserError(said['no_window'].format(game=game_title(game, said)))
     start = handicap_start(game, args, said)  # a wrong --handicap is said before the model loads
     agent = load_agent(game, agent_spec(args, model=args.model or playing_model_path(game, lang=lang), with_lines=True))
@@ -574,6 +596,9 @@ def play(args, said):
                                levels=len(agent.levels)), file=sys.stderr)
     if args.settai:
         print(said['settai'], file=sys.stderr)
+    if isinstance(args.review, str):
+        record_review(game, agent.replaced(level=None, settai=False), args.review, said)
+        return
     next_action = ai_action(agent)
     if args.text:
         play_text(game, next_action, not args.second, said=said,
@@ -583,13 +608,6 @@ def play(args, said):
         play_piece_window(game, next_action, not args.second, said, start)
     else:
         play_window(game, next_action, not args.second, said)
-
-
-def handicap_flag(text):
-    try:
-        return handicap_named(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def handicap_start(game, args, said):

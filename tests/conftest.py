@@ -33,12 +33,13 @@ def need(available, what, how):
         pytest.skip(f'{what} is missing ({how})')
 
 
-def run_node(*args, timeout=300):
-    """Run a script of web/test with Node.js and the npm packages (onnxruntime-web, tsshogi)."""
+def run_node(*args, timeout=300, input=None):
+    """Run a script of web/test with Node.js and the npm packages (onnxruntime-web, tsshogi), with
+    `input` typed."""
     node = shutil.which('node')
     need(node and os.path.isdir(os.path.join(REPO, 'node_modules', 'tsshogi')), 'node with the npm packages',
          'bash setup.sh installs the npm packages')
-    return subprocess.run([node, *args], cwd=REPO, capture_output=True, text=True, timeout=timeout)
+    return subprocess.run([node, *args], cwd=REPO, capture_output=True, text=True, timeout=timeout, input=input)
 
 
 @pytest.fixture

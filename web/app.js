@@ -10,7 +10,7 @@
 import * as ort from '/ort/ort.wasm.min.mjs';
 import { GAMES } from './games.js';
 import { LANGUAGES, startingLanguage, words } from './i18n.js';
-import { SETTAI_MIN_SIMS, SettaiDrift, bestAction, fairSearch, policyChoice, settaiSearch, solveMargin } from './mcts.js';
+import { SETTAI_MIN_SIMS, SettaiDrift, bestAction, fairSearch, policyChoice, search, settaiSearch, solveMargin } from './mcts.js';
 
 // A piece's steps (dx, dy) as the dots of the style sheet, .step0 (up) to .step7, clockwise
 const STEP_DOTS = ['0,-1', '1,-1', '1,0', '1,1', '0,1', '-1,1', '-1,0', '-1,-1'];
@@ -30,7 +30,9 @@ let played = [];       // the actions between them
 let chances = [];      // the AI's estimate of the human's expected score (0 to 1) at each position
 let margins = [];      // Othello's last empties: the human's exact final margin at each position solved
 let bests = [];        // the AI's best move at each position it searched (what the review offers)
-// The review marks a move of yours after which your expected score (0 to 1) fell by this much or more
+let judged = [];       // each of the human's moves reviewed: { before, after, best } (before: the
+                       // human's expected score with the best other move, after: with the move played)
+// The review marks a move of yours that lost this much or more of your expected score (0 to 1)
 const BAD_MOVE = 0.2, DUBIOUS_MOVE = 0.1;
 let humanFirst = true, generation = 0, analysis = null, focusSquare = 0, started = new Date();
 let selected = null;   // shogi: the piece picked to move, { square } or { piece } from the hand
@@ -481,31 +483,51 @@ function renderMoves() {
   $('take-back').disabled = !played.some((_, ply) => moverOf(ply) === (humanFirst ? 0 : 1));
 }
 
-// The human's moves after which their expected score fell by DUBIOUS_MOVE or more: { ply, before,
-// after, bad } (ply: the position the move was made in), from the estimates of the game
+// The human's moves that lost DUBIOUS_MOVE or more of their expected score: { ply, before, after,
+// bad, best } (ply: the position the move was made in), as judged by judgeMoves
 function mistakes() {
   const found = [];
-  played.forEach((_, ply) => {
-    if (moverOf(ply) !== (humanFirst ? 0 : 1) || chances[ply] === undefined) return;
-    const after = ply + 1 < history.length - 1 ? chances[ply + 1] : finalScore();
-    if (after === undefined || chances[ply] - after < DUBIOUS_MOVE) return;
-    found.push({ ply, before: chances[ply], after, bad: chances[ply] - after >= BAD_MOVE });
+  judged.forEach((judgement, ply) => {
+    if (!judgement || judgement.before - judgement.after < DUBIOUS_MOVE) return;
+    found.push({ ply, ...judgement, bad: judgement.before - judgement.after >= BAD_MOVE });
   });
   return found;
 }
 
 // A finished game: the positions not searched while it was played (a loaded game's) are searched
-// now, one after another, so that the chart and the marked moves cover the whole game
+// now, one after another, so that the chart covers the whole game; then each of the human's moves
+// is judged by one search of its position that gives the move played its share (PLAYED_SHARE):
+// the best other move's value against the played move's, from the same tree, as
+// alphazero/play/review.py judges them. The move the search prefers is never marked
 async function analyzeGame(mine) {
+  const sims = config.games[current].simulations;
   for (let ply = 0; ply < history.length - 1; ply++) {
     if (chances[ply] !== undefined) continue;
     const position = history[ply];
-    const result = await fairSearch(game, evaluate, position, config.games[current].simulations);
+    const result = await fairSearch(game, evaluate, position, sims);
     if (mine !== generation) return;  // a new game, a take-back or the review came first
     chances[ply] = ((game.isFirstPlayer(position) === humanFirst ? result.value : -result.value) + 1) / 2;
     bests[ply] = bestAction(result);
     render();
   }
+  for (let ply = 0; ply < played.length; ply++) {
+    if (judged[ply] !== undefined || moverOf(ply) !== (humanFirst ? 0 : 1)) continue;
+    const result = await search(game, evaluate, history[ply], sims, played[ply]);
+    if (mine !== generation) return;
+    judged[ply] = judgement(result, played[ply], ply + 1 === history.length - 1 ? finalScore() : undefined);
+    render();
+  }
+}
+
+// { before, after, best } of a move from its review search: `final`, the human's score when the
+// move ended the game (then exact); the played move is the preferred one when no other is worth more
+function judgement({ actions, visits, q }, action, final) {
+  const i = actions.indexOf(action);
+  let other = -1;
+  visits.forEach((n, j) => { if (j !== i && n > 0 && (other < 0 || n > visits[other])) other = j; });
+  const after = final ?? (q[i] + 1) / 2;
+  if (other < 0 || (q[other] + 1) / 2 <= after) return { before: after, after, best: action };
+  return { before: (q[other] + 1) / 2, after, best: actions[other] };
 }
 
 // The human's score in a finished game (1 won, 0.5 drawn, 0 lost), else undefined
@@ -538,7 +560,7 @@ function renderMistakes(over) {
     const item = document.createElement('li');
     const button = document.createElement('button');
     button.className = bad ? 'bad-move' : 'dubious-move';
-    const best = bests[ply] === undefined ? '–' : moveName(bests[ply], history[ply]);
+    const best = moveName(judged[ply].best, history[ply]);
     button.textContent = text.mistake(ply + 1, moveName(played[ply], history[ply]), bad ? text.badMove : text.dubiousMove,
       Math.round(100 * before), Math.round(100 * after), best);
     button.addEventListener('click', () => review(ply).catch(failed));
@@ -599,6 +621,7 @@ function play(action) {
   chances.length = history.length - 1;
   margins.length = history.length - 1;
   bests.length = history.length - 1;
+  judged.length = history.length - 1;
 }
 
 async function afterMove() {
@@ -721,6 +744,7 @@ function takeBack() {
   chances.length = last + 1;
   margins.length = last + 1;
   bests.length = last + 1;
+  judged.length = last + 1;
   afterMove().catch(failed);
 }
 
@@ -756,6 +780,7 @@ function startGame(moves = [], gaveUp = false) {
   chances = [];
   margins = [];
   bests = [];
+  judged = [];
   reviewing = null;
   $('record-error').textContent = '';
   afterMove().catch(failed);
@@ -792,6 +817,7 @@ async function loadGame(name) {
   chances = [];
   margins = [];
   bests = [];
+  judged = [];
   selected = null;
   analysis = null;
   reviewing = null;

@@ -38,8 +38,8 @@ const TEXT = {
     you: 'You: ', ai: ' – AI: ', playsFirst: ' (first)', playsSecond: ' (second)',
     resultWon: 'Result: you won', resultLost: 'Result: you lost', resultDraw: 'Result: a draw',
     estimate: (you, ai) => `AI's estimate: you ${you}% – AI ${ai}%`,
-    mistakesNote: 'Your moves after which your expected score fell by 20 points or more are marked as bad moves, by 10 '
-      + 'or more as dubious moves (the chart\'s red and orange dots); click one to see its position.',
+    mistakesNote: 'Your moves that lost 20 points or more of your expected score, against the move the AI prefers there, '
+      + 'are marked as bad moves, 10 or more as dubious moves (the chart\'s red and orange dots); click one to see its position.',
     mistake: (number, move, label, before, after, best) => `${number}. ${move}: ${label} (your chances ${before}% → ${after}%); the AI prefers ${best}`,
     badMove: 'bad move', dubiousMove: 'dubious move', noMistakes: 'No move of yours was marked.',
     solved: (margin) => `Solved to the end: ${margin > 0 ? `you win by ${margin}` : margin < 0 ? `you lose by ${-margin}` : 'a draw'}`,
@@ -80,8 +80,8 @@ const TEXT = {
     you: 'あなた: ', ai: ' – AI: ', playsFirst: '（先手）', playsSecond: '（後手）',
     resultWon: '結果: あなたの勝ち', resultLost: '結果: あなたの負け', resultDraw: '結果: 引き分け',
     estimate: (you, ai) => `AI の見込み: あなた ${you}% – AI ${ai}%`,
-    mistakesNote: 'あなたの手のうち、指したあとの見込み（期待得点）が 20 ポイント以上下がった手を悪手、10 ポイント以上を疑問手と'
-      + 'しています（グラフの赤と橙の点）。クリックするとその局面を表示します。',
+    mistakesNote: 'あなたの手のうち、AI の推奨手と比べて見込み（期待得点）を 20 ポイント以上失った手を悪手、10 ポイント以上を'
+      + '疑問手としています（グラフの赤と橙の点）。クリックするとその局面を表示します。',
     mistake: (number, move, label, before, after, best) => `${number} 手目 ${move}: ${label}（見込み ${before}% → ${after}%）。AI の推奨は ${best}`,
     badMove: '悪手', dubiousMove: '疑問手', noMistakes: '印のついた手はありません。',
     solved: (margin) => `読み切り: ${margin > 0 ? `あなたの ${margin} 石差勝ち` : margin < 0 ? `あなたの ${-margin} 石差負け` : '引き分け'}`,

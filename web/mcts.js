@@ -15,8 +15,9 @@ class Node {
     this.children = null;
   }
 
-  // One evaluation: returns the value for this node's side to move
-  async evaluate(game, evaluate) {
+  // One evaluation: returns the value for this node's side to move (`pick`: the child to descend
+  // into instead of PUCT's, a review's played move)
+  async evaluate(game, evaluate, pick = null) {
     // Game over: its result for the side to move
     if (game.isDone(this.state)) {
       const value = game.terminalValue(this.state);
@@ -39,7 +40,7 @@ class Node {
     }
 
     // Inner node: descend into the best child; its value is the opponent's, so negate it
-    const value = -(await this.bestChild().evaluate(game, evaluate));
+    const value = -(await (pick ?? this.bestChild()).evaluate(game, evaluate));
     this.w += value;
     this.n += 1;
     return value;
@@ -58,16 +59,25 @@ class Node {
   }
 }
 
-// Search `state` with `simulations` evaluations; returns the legal actions, their visit counts, the
-// root's value for the side to move (the mean of everything the search saw) and `searched`, the
-// visit-weighted mean of its moves' values (the root's own network value left out)
-export async function search(game, evaluate, state, simulations) {
+// A review's search gives the move played at least this share of its simulations, so that one tree
+// values both it and the move the search prefers (alphazero/search/played.py's PLAYED_SHARE)
+export const PLAYED_SHARE = 0.25;
+
+// Search `state` with `simulations` evaluations; returns the legal actions, their visit counts and
+// mean values `q` for the side to move (null where unvisited), the root's value for the side to
+// move (the mean of everything the search saw) and `searched`, the visit-weighted mean of its moves'
+// values (the root's own network value left out). `played`: a move given its share (a review's)
+export async function search(game, evaluate, state, simulations, played = null) {
   const root = new Node(state, 0);
-  for (let i = 0; i < simulations; i++) await root.evaluate(game, evaluate);
   const actions = game.legalActions(state);
+  for (let i = 0; i < simulations; i++) {
+    const forced = played !== null && root.children ? root.children[actions.indexOf(played)] : null;
+    await root.evaluate(game, evaluate, forced && forced.n < PLAYED_SHARE * i ? forced : null);
+  }
   const visits = root.children ? root.children.map((c) => c.n) : actions.map(() => 0);
+  const q = root.children ? root.children.map((c) => (c.n ? -c.w / c.n : null)) : actions.map(() => null);
   const value = root.n ? root.w / root.n : 0;
-  return { actions, visits, value, searched: root.n > 1 ? (root.w - root.net) / (root.n - 1) : value };
+  return { actions, visits, q, value, searched: root.n > 1 ? (root.w - root.net) / (root.n - 1) : value };
 }
 
 // The network's policy alone (the weakest levels): the legal moves' probabilities in place of visit

@@ -21,10 +21,14 @@ WORDS = {
         'by_column': "Type a column's letter (d).", 'resign_undo': 'Type resign to give up, undo to take back your last move.',
         'undone': 'taken back', 'nothing_to_undo': 'there is no move of yours to take back', 'ai_plays': 'AI plays {move}', 'solved': ' (solved: {result})',
         'bye': 'bye', 'saved': 'record saved: {path}', 'you_name': 'you',
-        'review': 'Review: your moves after which your expected score fell by 20 points or more are bad moves, by 10 '
-                  'or more dubious moves',
-        'marked': '  {number}. {move}: {label} ({before}% -> {after}%); the AI prefers {best} (its line: {line})',
-        'bad_move': 'bad move', 'dubious_move': 'dubious move', 'no_marks': '  no move of yours was marked',
+        'review': 'Review: your moves that lost 20 points or more of your expected score are bad moves, 10 or more '
+                  'dubious moves (expected score with the move the AI prefers -> with yours)',
+        'review_record': 'Review of {path}, game {number} of {games} ({moves} moves): the moves that lost 20 points or '
+                         'more of their mover\'s expected score are bad moves, 10 or more dubious moves',
+        'marked': '  {number}. {move}: {label} ({before}% -> {after}%{exact}); the AI prefers {best} (its line: {line})',
+        'exact': ', exact', 'bad_move': 'bad move', 'dubious_move': 'dubious move',
+        'no_marks': '  no move of yours was marked', 'no_marks_record': '  no move was marked',
+        'no_games': '{path}: no game in it could be read',
         'no_window': '{game} has no window here: play it with --text, or in a shogi GUI through usi_engine.py (docs/shogi.md)',
         'ai_is': 'AI: {description}, {sims} simulations a move at full strength ({why}); playing at {level} of {levels}',
         'settai': 'settai (close-game) mode: the AI aims for a close game without giving away a won one',
@@ -49,9 +53,14 @@ WORDS = {
         'by_column': '列の文字を入力してください（d）。', 'resign_undo': '投了 で投了、待った で直前の自分の手を戻します。',
         'undone': '待った: 手を戻しました', 'nothing_to_undo': '戻せる手がありません', 'ai_plays': 'AI の手: {move}', 'solved': '（読み切り: {result}）',
         'bye': '終了します', 'saved': '棋譜を保存しました: {path}', 'you_name': 'あなた',
-        'review': '振り返り: 指したあとの見込み（期待得点）が 20 ポイント以上下がった手を悪手、10 ポイント以上を疑問手としています',
-        'marked': '  {number} 手目 {move}: {label}（見込み {before}% → {after}%）。AI の推奨は {best}（読み筋 {line}）',
-        'bad_move': '悪手', 'dubious_move': '疑問手', 'no_marks': '  印のついた手はありません',
+        'review': '振り返り: 見込み（期待得点）を 20 ポイント以上失った手を悪手、10 ポイント以上を疑問手としています'
+                  '（AI の推奨手での見込み → 指した手での見込み）',
+        'review_record': '振り返り: {path} の {games} 局中 {number} 局目（{moves} 手）。指した側の見込み（期待得点）を '
+                         '20 ポイント以上失った手を悪手、10 ポイント以上を疑問手としています',
+        'marked': '  {number} 手目 {move}: {label}（見込み {before}% → {after}%{exact}）。AI の推奨は {best}（読み筋 {line}）',
+        'exact': '・確定', 'bad_move': '悪手', 'dubious_move': '疑問手',
+        'no_marks': '  印のついた手はありません', 'no_marks_record': '  印のついた手はありません',
+        'no_games': '{path}: 読める対局がありません',
         'no_window': '{game} はウィンドウでは遊べません。--text で端末で遊ぶか、usi_engine.py で将棋 GUI から遊んでください（docs/ja/shogi.md）',
         'ai_is': 'AI: {description}。最大の強さで 1 手 {sims} シミュレーション（{why}）。{levels} 段階の{level}で対局します',
         'settai': '接待（接戦）モード: AI は勝ちを手放さずに接戦をめざします',

@@ -11,18 +11,24 @@ from alphazero.play.openings import duplicate_starts
 @dataclass
 class Match:
     """Games of `player` against `opponent`: the player moves first in the even-numbered games, and
-    game i starts after the moves openings[i] (one list per game; [] starts from the start)."""
+    game i starts after the moves openings[i] (one list per game; [] starts from the start). With a
+    `handicap` start (a State: full shogi's 駒落ち), every game starts there and the player, giving
+    the handicap as 上手, always moves first."""
     key: tuple          # how the match's points are named, e.g. ('level 3', 'VS_Random')
     player: Player
     opponent: Player
     openings: list
+    handicap: object = None
 
     @property
     def games(self):
         return len(self.openings)
 
+    def player_first(self, i):
+        return i % 2 == 0 or self.handicap is not None
+
     def pairing(self, i):
-        return (self.player, self.opponent) if i % 2 == 0 else (self.opponent, self.player)
+        return (self.player, self.opponent) if self.player_first(i) else (self.opponent, self.player)
 
 
 def game_point(result, first_player):
@@ -44,15 +50,20 @@ def play_matches(game, matches, parallel=None, progress=None, done=None, keep=No
 
     def ended(index, result):
         match, i = todo[index]
-        done.setdefault(match.key, [None] * match.games)[i] = game_point(result, i % 2 == 0)
+        done.setdefault(match.key, [None] * match.games)[i] = game_point(result, match.player_first(i))
         if keep:
             keep(done)
         if finished:
             finished(match, i, result)
+
+    def start(match, i):
+        if match.handicap is not None:
+            return match.handicap
+        return starts[match.key][i] if starts[match.key] else game.State()
     if todo:
         play_games(game.State, [match.pairing(i) for match, i in todo], parallel, progress=progress,
                    openings=[match.openings[i] for match, i in todo], finished=ended,
-                   starts=[starts[match.key][i] for match, i in todo] if game.RANDOM_START else None)
+                   starts=[start(match, i) for match, i in todo])
     return {match.key: done[match.key] for match in matches}
 
 

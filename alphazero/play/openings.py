@@ -16,11 +16,11 @@ def duplicate_starts(game, count):
     return [starts[i // 2] for i in range(count)]
 
 
-def random_moves(game, count, rng):
-    """`count` random moves from the start, none of which decides the game: each leaves it unfinished
-    and gives the reply no win at once (in shogi a random move can hang the lion). Fewer when no such
-    move is left."""
-    state, moves = game.State(), []
+def random_moves(game, count, rng, start=None):
+    """`count` random moves from `start` (a State; default: the game's start), none of which decides
+    the game: each leaves it unfinished and gives the reply no win at once (in shogi a random move can
+    hang the lion). Fewer when no such move is left."""
+    state, moves = start or game.State(), []
     for _ in range(count):
         children = {action: state.next(action) for action in state.legal_actions()}
         undecided = [action for action, child in children.items() if not decided(child)]
@@ -37,15 +37,15 @@ def decided(state):
     return state.is_done() or any(state.next(action).is_lose() for action in state.legal_actions())
 
 
-def distinct_openings(game, plies, count, rng, tries=None):
-    """`count` openings of `plies` random moves, each leading to a different position as long as
-    enough different ones turn up in `tries` draws (default: ten for each, at least 1000; a small game
-    repeats them)."""
+def distinct_openings(game, plies, count, rng, tries=None, start=None):
+    """`count` openings of `plies` random moves (from `start`, default the game's start), each leading
+    to a different position as long as enough different ones turn up in `tries` draws (default: ten
+    for each, at least 1000; a small game repeats them)."""
     openings, seen = [], set()
     for _ in range(tries or max(1000, 10 * count)):
         if len(openings) == count:
             break
-        moves, state = random_moves(game, plies, rng)
+        moves, state = random_moves(game, plies, rng, start)
         key = (state.planes().tobytes(), state.is_first_player())
         if key not in seen:
             seen.add(key)

@@ -11,8 +11,10 @@ class RecordError(Exception):
 
 def replay(game, moves):
     """[(state, action)] of every move of a record, the implied passes included, and the final state.
-    Raises ValueError naming the first move that is not legal."""
-    state, played = game.State(), []
+    Raises ValueError naming the first move that is not legal. A record with a `start` (a handicap
+    game's SFEN) is replayed from there."""
+    start = getattr(moves, 'start', None)
+    state, played = game.State(start) if start else game.State(), []
     for number, action in enumerate(moves, 1):
         if state.legal_actions() == [game.PASS]:
             played.append((state, game.PASS))

@@ -3,7 +3,8 @@
 - CSA (.csa), the computer-shogi format floodgate's archives use: a header, then one move per line
   (+7776FU), then how the game ended (%TORYO: the side to move resigned); several games in one file
   are separated by a line holding `/`.
-- KIF (.kif, .kifu), the format of shogi GUIs and databases, in Japanese (cshogi reads it).
+- KIF (.kif, .kifu), the format of shogi GUIs and databases, in Japanese (cshogi reads it); KI2
+  (.ki2), its shorter form without source squares, whose moves are read as a player types them.
 - USI move lists (.usi): one game per line, as a USI GUI sends it, `startpos moves 7g7f 3c3d ...`
   (`position ` in front is allowed), then optionally how it ended: `resign` (the side to move
   resigned), `win` (it declared a win) or `draw`.
@@ -11,15 +12,16 @@
 A game's result comes from the rules when its moves end it (checkmate, repetition, the move limit),
 else from its stated ending when that is about the position (a resignation, a declared win, a
 draw); a game that was interrupted, lost on time or by an illegal move, or that starts from
-another position than the usual start (a handicap game) is skipped and named in the problems.
+another position than the usual start or a handicap's (駒落ち) is skipped and named in the problems.
 """
 import datetime
 import os
+import re
 
 from alphazero.files import atomic_output
 from alphazero.game.notation import line_names
 from alphazero.game.shogi_endings import KIF_ENDINGS, how_it_ended, kif_result
-from alphazero.game.shogi_handicaps import handicap_of, side_names
+from alphazero.game.shogi_handicaps import HANDICAPS, handicap_of, side_names
 from alphazero.game.values import centipawns, value_for
 from alphazero.records.common import format_name, read_bytes, replay
 
@@ -35,7 +37,7 @@ SIDE_TO_MOVE_WON = ('%KACHI',)            # declared a win (入玉宣言)
 USI_ENDINGS = {'resign': '%TORYO', 'win': '%KACHI', 'draw': '%HIKIWAKE'}
 
 
-EXTENSIONS = ('.csa', '.kif', '.kifu', '.usi')
+EXTENSIONS = ('.csa', '.kif', '.kifu', '.ki2', '.usi')
 
 
 class Record(list):
@@ -43,13 +45,14 @@ class Record(list):
     that its moves do not reach by the rules (a resignation); None otherwise. `evaluations`: what the
     players said of their moves, {index of the move: (value for its mover, the line of actions it
     expected)}, as LiveGame keeps them. `ratings`: the players' ratings (先手, 後手) that a floodgate
-    CSA file states, else None."""
+    CSA file states, else None. `start`: the SFEN of a handicap game's start (駒落ち), else None."""
 
-    def __init__(self, actions, result=None, evaluations=None, ratings=None):
+    def __init__(self, actions, result=None, evaluations=None, ratings=None, start=None):
         super().__init__(actions)
         self.result = result
         self.evaluations = evaluations or {}
         self.ratings = ratings
+        self.start = start
 
 
 def stated_result(final, ending):
@@ -65,10 +68,11 @@ def to_record(game, start_sfen, moves, ending, where, games, problems):
     """Replay one game (cshogi moves, or USI texts) and add it to `games` as a Record, or a line to
     `problems` saying why it was skipped."""
     import cshogi
-    if start_sfen not in (None, cshogi.STARTING_SFEN):
-        problems.append(f'{where}: starts from another position than the usual start (a handicap game?); skipped')
+    handicap = start_sfen not in (None, cshogi.STARTING_SFEN)
+    if handicap and handicap_of(start_sfen) is None:
+        problems.append(f'{where}: starts from a position that is neither the usual start nor a handicap\'s; skipped')
         return
-    state, actions = game.State(), []
+    state, actions = game.State(start_sfen) if handicap else game.State(), []
     for number, move in enumerate(moves, 1):
         try:
             if state.is_done():
@@ -79,15 +83,16 @@ def to_record(game, start_sfen, moves, ending, where, games, problems):
             return
         actions.append(action)
         state = state.next(action)
+    start = start_sfen if handicap else None
     if state.is_done():
-        games.append(Record(actions))
+        games.append(Record(actions, start=start))
         return
     result = stated_result(state, ending)
     if result is None:
         said = f'ends with {ending}' if ending else 'has no ending'
         problems.append(f'{where}: {said} after {len(actions)} moves, which says nothing about the position; skipped')
         return
-    games.append(Record(actions, result))
+    games.append(Record(actions, result, start=start))
 
 
 def read_text(path):
@@ -137,8 +142,52 @@ def read_usi(path, game):
     return games, problems
 
 
+# KI2: the moves as players write them (▲７六歩 △３四歩 ▲２六歩 △同　歩), no source squares; a
+# 手合割 line names a handicap, and the result line says who won (まで77手で先手の勝ち)
+KI2_MOVE = re.compile(r'[▲△☗☖](同[\s\u3000]*[^\s▲△☗☖]+|[^\s▲△☗☖]+)')
+KI2_RESULT = re.compile(r'まで\d+手で(?:(先手|後手|下手|上手)の勝ち|(千日手|持将棋))')
+
+
+def read_ki2(path, game):
+    """The game of a KI2 file: each move read as a player types it (games/shogi9's parse_action)."""
+    games, problems = [], []
+    start, texts, result = None, [], None
+    for line in read_text(path).splitlines():
+        if line.startswith('手合割：') and line[4:].strip() not in ('平手', ''):
+            if line[4:].strip() not in HANDICAPS:
+                problems.append(f'{path}: 手合割 {line[4:].strip()} is not a handicap we know; skipped')
+                return games, problems
+            start = HANDICAPS[line[4:].strip()]
+        elif line.startswith('▲') or line.startswith('△') or line.startswith('☗') or line.startswith('☖'):
+            texts += [match.group(0) for match in KI2_MOVE.finditer(line)]
+        elif KI2_RESULT.match(line):
+            result = KI2_RESULT.match(line)
+    state = game.State(start) if start else game.State()
+    moves = []
+    for number, text in enumerate(texts, 1):
+        action = None if state.is_done() else game.parse_action(state, text)
+        if action is None:
+            problems.append(f'{path}: move {number} ({text}) is not a legal move there; game skipped')
+            return games, problems
+        moves.append(game.action_name(state, action))
+        state = state.next(action)
+    to_record(game, start, moves, ki2_ending(state, result), path, games, problems)
+    return games, problems
+
+
+def ki2_ending(final, result):
+    """The CSA ending that a KI2 result line states at the final position: who won, or a draw."""
+    if result is None:
+        return None
+    if result.group(2):
+        return '%HIKIWAKE'
+    first_won = result.group(1) in ('先手', '下手')
+    return '%KACHI' if first_won == final.is_first_player() else '%TORYO'
+
+
 def read_shogi_records(path, game):
-    return (read_usi if format_name(path).lower().endswith('.usi') else read_csa_or_kif)(path, game)
+    kind = os.path.splitext(format_name(path).lower())[1]
+    return {'.usi': read_usi, '.ki2': read_ki2}.get(kind, read_csa_or_kif)(path, game)
 
 
 # ----- writing -----

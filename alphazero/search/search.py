@@ -6,7 +6,7 @@ pv_mcts.py (the reference): PUCT with C_PUCT, terminal values -1 (lost) and 0 (d
 negated at each level on the way back, first maximum on ties.
 
 Beyond the book, off unless SearchSettings (alphazero/settings.py) ask for it (docs/recipes.md says
-what it buys): Gumbel's root policy (gumbel.py).
+what it buys): Gumbel's root policy (gumbel.py). A review searches the move played as well (played.py).
 """
 from dataclasses import dataclass
 from typing import Optional
@@ -15,6 +15,7 @@ import numpy as np
 
 from alphazero.search.gumbel import GumbelRoot
 from alphazero.search.noise import add_dirichlet_noise
+from alphazero.search.played import PlayedMoveRoot
 from alphazero.search.puct import PuctRoot, puct_selection
 from alphazero.search.tree import Tree
 from alphazero.settings import C_PUCT, SearchSettings
@@ -41,13 +42,14 @@ class SearchResult:
 
 
 def search_roots(evaluator, roots, settings=SearchSettings(), root_noise=None, gumbel_noise=None, with_lines=False,
-                 stop=None, progress=None):
+                 stop=None, progress=None, played=None):
     """Search every root with settings.sims simulations (the first evaluates the roots) and return a
     SearchResult. root_noise: None (the book), or (alpha, weight, rng) for Dirichlet noise on the
     roots' priors. gumbel_noise: with Gumbel's root policy, (scales, rng) (gumbel.py's GumbelRoot).
     stop: an event (threading.Event) that ends the search after the simulation under way, as an
     engine's GUI asks with stop or quit; the result is that of the simulations made. progress: called
-    as progress(tree, simulations) after each simulation (an engine's info lines during a long search)."""
+    as progress(tree, simulations) after each simulation (an engine's info lines during a long search).
+    played: per root, a move that gets at least played.PLAYED_SHARE of the simulations (a review's)."""
     sims = settings.sims
     if sims < 1:
         raise ValueError('the search needs at least one simulation')
@@ -57,6 +59,8 @@ def search_roots(evaluator, roots, settings=SearchSettings(), root_noise=None, g
         add_dirichlet_noise(tree, *root_noise)
     select_below = puct_selection(settings.c_puct)
     root = root_policy(settings, tree, sims - 1, gumbel_noise)
+    if played is not None:
+        root = PlayedMoveRoot(root, played)
 
     for simulation in range(sims - 1):
         if stop is not None and stop.is_set():

@@ -388,6 +388,70 @@ def test_our_usi_engine_plays_fairy_stockfish(game, tiny_shogi_model, fairy_stoc
     assert results[0].opening == results[1].opening  # the same opening once with each colour
 
 
+def test_a_handicap_match_starts_every_game_from_it_with_our_engine_as_uwate(game, tiny_shogi_model, fairy_stockfish):
+    """A match from a handicap (bench/usi_match.py --handicap): every game starts from the handicap's
+    SFEN after a different random opening, our engine gives it as 上手 in every game (no colours
+    alternating), and each point is our engine's."""
+    from alphazero.engines.players import engine_player
+    from alphazero.game.shogi_handicaps import HANDICAPS
+    from alphazero.play.matches import Match, game_point, play_matches
+    from alphazero.play.openings import distinct_openings
+    start = game.State(HANDICAPS['二枚落ち'])
+    openings = distinct_openings(game, 2, 2, np.random.default_rng(0), start=start)
+    ours = f'{sys.executable} {os.path.join(REPO, "usi_engine.py")} --model {tiny_shogi_model} --sims 4; go nodes 4'
+    with engine_player(ours, game) as us, engine_player(f'{fairy_stockfish}; go depth 1', game) as them:
+        match = Match(('us', 'them'), us, them, openings, start)
+        results = {}
+        points = play_matches(game, [match], finished=lambda _, i, result: results.setdefault(i, result))[match.key]
+    assert openings[0] != openings[1]
+    for i, result in results.items():
+        assert result.over() and result.state.usi_position().startswith(f'sfen {HANDICAPS["二枚落ち"]} moves ')
+        assert points[i] == game_point(result, True)  # 上手 moved first: ours
+
+
+# A game in which 後手's 24th move (△４一銀) lets 先手 mate at once (▲５一金打), found by random play
+ALLOWS_MATE = ('4i4h 4a3b 6i7h 3c3d 3g3f 5a5b 8g8f 8b9b 4h3g 7a8b 2h1h 2b7g 7h6h 6a7a 3i2h 7g2b 8h2b 3b3c 2b1a '
+               '7a6b B*1b 3a3b 1a3c 3b4a G*5a').split()
+
+
+def test_the_review_of_a_kif_from_another_program_marks_the_move_that_allows_mate(game, tiny_shogi_model, tmp_path):
+    """human_play.py --review FILE on a KIF that cshogi wrote (Shift_JIS, as GUIs save them): the move
+    that lets the opponent mate is a 悪手 known exactly (df-pn proves the mate), the mate itself is
+    not marked, and every line reads as a mark; a 香落ち game's KIF is reviewed from its handicap."""
+    import cshogi.KIF
+    from alphazero.game.shogi_handicaps import HANDICAPS
+
+    def kif(path, moves, handicap=None):
+        board = cshogi.Board(HANDICAPS[handicap]) if handicap else cshogi.Board()
+        exporter = cshogi.KIF.Exporter()
+        exporter.open(str(path))
+        exporter.header(['先手', '後手'], handicap=handicap)
+        for text in moves:
+            move = board.move_from_usi(text)
+            exporter.move(move)
+            board.push(move)
+        exporter.end('resign')
+        exporter.close()
+    kif(tmp_path / 'mate.kif', ALLOWS_MATE)
+    result = run_script('human_play.py', '--game', 'shogi9', '--review', 'mate.kif', '--model', tiny_shogi_model,
+                        '--sims', '16', '--lang', 'ja', cwd=tmp_path, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert 'mate.kif の 1 局中 1 局目（25 手）' in result.stdout
+    marks = [line for line in result.stdout.splitlines() if line.startswith('  ')]
+    pattern = r'  \d+ 手目 [▲△]\S+: (悪手|疑問手)（見込み \d+% → \d+%(・確定)?）。AI の推奨は [▲△]\S+（読み筋 .+）'
+    assert marks and all(re.fullmatch(pattern, line) for line in marks), marks
+    assert any(line.startswith('  24 手目 △４一銀: 悪手') and '→ 0%・確定' in line for line in marks), marks
+    assert not any(line.startswith('  25 手目') for line in marks)
+    kif(tmp_path / 'kyo.kif', ['9c9d', '7g7f', '9d9e'], handicap='香落ち')
+    result = run_script('human_play.py', '--game', 'shogi9', '--review', 'kyo.kif', '--model', tiny_shogi_model,
+                        '--sims', '8', '--lang', 'en', cwd=tmp_path, timeout=300)
+    assert result.returncode == 0 and 'kyo.kif, game 1 of 1 (3 moves)' in result.stdout, result.stderr[-2000:]
+    (tmp_path / 'bad.kif').write_text('手合割：平手\n1 ７六歩(77)\n2 ７六歩(77)\n', encoding='utf-8')
+    result = run_script('human_play.py', '--game', 'shogi9', '--review', 'bad.kif', '--model', tiny_shogi_model,
+                        '--lang', 'ja', cwd=tmp_path, timeout=300)
+    assert result.returncode != 0 and 'エラー: bad.kif: 読める対局がありません' in result.stderr, result.stderr[-2000:]
+
+
 @pytest.mark.slow
 def test_records_compressed_with_xz_read_as_the_plain_file(game, tmp_path):
     """A record file compressed with xz reads as the plain one, and one cut short is refused in one
@@ -569,6 +633,44 @@ def test_games_are_saved_as_kif_that_shogihome_and_our_reader_read(game, tmp_pat
             else:
                 assert problems == [] and list(ours[0]) == actions
     assert read_records(str(tmp_path / 'resigned.kif'), game)[0][0].result == 1  # the second player resigned
+
+
+def test_ki2_records_that_shogihome_writes_are_read_with_their_handicaps_and_results(game, tmp_path):
+    """KI2, the record without source squares (▲７六歩 △同　歩 ▲５八金右): random games, even and
+    handicapped, some resigned, written by tsshogi (ShogiHome's library), read back by our reader with
+    the same moves, start and result; a move that is not legal is refused with its number."""
+    import json
+    from alphazero.game.shogi_handicaps import HANDICAPS
+    from alphazero.records.common import record_value, replay
+    from alphazero.records.read import read_records
+    from conftest import run_node
+    rng = random.Random(3)
+    written = []
+    for i, start in enumerate([None, None, '香落ち', '角落ち', '二枚落ち', '六枚落ち']):
+        state = game.State(HANDICAPS[start]) if start else game.State()
+        first, moves = state, []
+        while not state.is_done() and len(moves) < 60 + 20 * i:
+            action = rng.choice(state.legal_actions())
+            moves.append(game.action_name(state, action))
+            state = state.next(action)
+        resign = not state.is_done()
+        written.append({'usi': first.usi_position().split(' moves')[0] + ' moves ' + ' '.join(moves), 'resign': resign,
+                        'path': str(tmp_path / f'{i}.ki2'), 'start': start, 'moves': moves, 'final': state})
+    wrote = run_node('web/test/write_ki2.mjs', input='\n'.join(json.dumps({k: w[k] for k in ('usi', 'resign', 'path')})
+                                                              for w in written))
+    assert wrote.returncode == 0, wrote.stderr
+    for w in written:
+        games, problems = read_records(w['path'], game)
+        assert problems == [] and len(games) == 1, (w['path'], problems)
+        played, final = replay(game, games[0])
+        assert [game.action_name(s, a) for s, a in played] == w['moves']
+        assert games[0].start == (HANDICAPS[w['start']] if w['start'] else None)
+        expected = -1 if w['final'].is_first_player() else 1  # the side to move resigned
+        assert record_value(games[0], final, True) == (expected if w['resign'] else record_value([], w['final'], True))
+    text = (tmp_path / '0.ki2').read_text()
+    (tmp_path / 'bad.ki2').write_text(text.replace('▲', '▲５五玉 ', 1) if '▲５五玉' not in text else text + '▲１一玉')
+    games, problems = read_records(str(tmp_path / 'bad.ki2'), game)
+    assert games == [] and re.search(r'bad\.ki2: move \d+ \(▲５五玉\) is not a legal move there', problems[0]), problems
 
 
 def replay_states(game, actions):

@@ -15,6 +15,9 @@ from play_web import PAGE_GAMES as GAMES
 from alphazero.network.runtimes import KerasNetwork
 from conftest import REPO, need, random_endgame, run_node, tiny_exported_model, tiny_model
 from pv_mcts import pv_mcts_visits
+from alphazero.search.evaluator import Evaluator
+from alphazero.search.search import search_roots
+from alphazero.settings import SearchSettings
 
 sys.path.insert(0, os.path.join(REPO, 'docs'))
 from make_screenshots import serve  # noqa: E402 (play_web.py on a free port, as the pictures are made)
@@ -126,8 +129,15 @@ def search_vectors(name, simulations=40):
             state = state.next(moves[-1])
         recorder = RecordingNetwork(network)
         visits = pv_mcts_visits(recorder, state, simulations)
+        sequence = {'sequence': list(state.sequence)} if hasattr(state, 'sequence') else {}
         vectors.append({'game': name, 'moves': moves, 'simulations': simulations, 'visits': visits,
-                        'outputs': recorder.outputs, **({'sequence': list(state.sequence)} if hasattr(state, 'sequence') else {})})
+                        'outputs': recorder.outputs, **sequence})
+        # A review's search: the least likely move played gets its share (alphazero/search/played.py)
+        recorder = RecordingNetwork(network)
+        played = min(state.legal_actions(), key=lambda a: network(state.planes()[None])[0][0][a])
+        result = search_roots(Evaluator(recorder), [state], SearchSettings(sims=simulations), played=[played])
+        vectors.append({'game': name, 'moves': moves, 'simulations': simulations, 'played': played,
+                        'visits': result.visits[0][state.legal_actions()].tolist(), 'outputs': recorder.outputs, **sequence})
     return vectors
 
 

@@ -79,7 +79,7 @@ for (const v of vectors.search) {
     if (!outputs.has(key)) throw new Error(`${v.game}: the search evaluated a position Python's did not`);
     return outputs.get(key);
   };
-  const result = await search(game, evaluate, replay(game, v.moves, v.sequence), v.simulations);
+  const result = await search(game, evaluate, replay(game, v.moves, v.sequence), v.simulations, v.played ?? null);
   searches += 1;
   check(same(result.visits, v.visits), `${v.game} search after [${v.moves}]: visits ${result.visits} != ${v.visits}`);
 }
