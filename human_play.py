@@ -28,7 +28,8 @@ from alphazero.limits import file_path, handicap_flag
 from alphazero.play.agent import load_agent
 from alphazero.play.players import Searched
 from alphazero.play.review import review_moves
-from alphazero.cli.words import LANGUAGES, WORDS, colour, game_text, language, level_text, said_error, said_text, words
+from alphazero.cli.words import (LANGUAGES, PLAYER_GROUPS_JA, PLAYER_HELP_JA, WORDS, colour, game_text, language,
+                                  language_asked, level_text, said_error, said_text, words)
 
 # Parameters
 SQUARE_SIZE = 80        # pixels per square of the window
@@ -260,11 +261,11 @@ def record_review(game, agent, path, said):
     """--review FILE: every move of each game of a record file (KIF, KI2, CSA, USI; an Othello
     transcript) that lost most of its mover's expected score, with the move and line the AI prefers."""
     try:
-        games, problems = read_records(path, game)
+        games, problems = read_records(path, game, unfinished=True)
     except RecordError as error:
         raise UserError(str(error)) from None
     for problem in problems:
-        print(problem, file=sys.stderr)
+        print(said_error(problem, said), file=sys.stderr)
     if not games:
         raise UserError(said['no_games'].format(path=path))
     for number, moves in enumerate(games, 1):
@@ -571,8 +572,9 @@ def parse_args(argv=None):
                              'transcript (f5d6c3...); "" saves nothing (default: %(default)s)')
     add_settings_flags(parser, SearchSettings, sims=None)
     add_settai_flag(parser)
-    args = parser.parse_args(argv)
-    return args
+    if language(language_asked(sys.argv[1:] if argv is None else argv)) == 'ja':
+        parser.speak_japanese(PLAYER_HELP_JA['description'], PLAYER_HELP_JA, PLAYER_GROUPS_JA)
+    return parser.parse_args(argv)
 
 
 def main():

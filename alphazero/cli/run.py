@@ -30,18 +30,44 @@ class RemovedFlag(argparse.Action):
                      '(docs/recipes.md): leave it out')
 
 
+# argparse's own words, for a parser that speaks Japanese (a player's script run with --lang ja)
+JAPANESE_FRAME = {'usage: ': '使い方: ', '\noptions:\n': '\nオプション:\n',
+                  'show this help message and exit': 'このヘルプを表示して終了します'}
+
+
 class ArgumentParser(argparse.ArgumentParser):
     """argparse's parser, but a mistake on the command line is one line, like every other error of
     the scripts, that says what is wrong and points to --help (exit code 2), instead of the whole
-    usage before it. A removed flag says what removed it."""
+    usage before it. A removed flag says what removed it. speak_japanese() turns its --help and its
+    errors into Japanese."""
 
     def __init__(self, *args, formatter_class=SettingsHelp, **kwargs):
         super().__init__(*args, formatter_class=formatter_class, **kwargs)
+        self.lang = 'en'
         for flag in REMOVED_FLAGS:
             self.add_argument(flag, nargs='?', action=RemovedFlag, help=argparse.SUPPRESS)
 
+    def speak_japanese(self, description, helps, groups=None):
+        """--help in Japanese: the description, each flag's help by its dest (`helps`; a flag not
+        named keeps its English), the groups' titles (`groups`: English title -> Japanese) and
+        argparse's own words."""
+        self.lang, self.description = 'ja', description
+        for action in self._actions:
+            action.help = helps.get(action.dest, action.help)
+        for group in self._action_groups:
+            group.title = (groups or {}).get(group.title, group.title)
+
+    def format_help(self):
+        text = super().format_help()
+        if self.lang == 'ja':
+            for english, japanese in JAPANESE_FRAME.items():
+                text = text.replace(english, japanese)
+        return text
+
     def error(self, message):
         shown = ''.join(c if c.isprintable() else repr(c)[1:-1] for c in message)  # the user's text on one line
+        if self.lang == 'ja':
+            self.exit(2, f'エラー: {shown}（{self.prog} --help でフラグの一覧を表示します）\n')
         self.exit(2, f'error: {shown} ({self.prog} --help lists the flags)\n')
 
 

@@ -76,6 +76,51 @@ WORDS = {
 }
 
 
+# human_play.py --help in Japanese: each flag's help by its dest, and the groups' titles
+PLAYER_HELP_JA = {
+    'description': 'ベストプレイヤーのモデルと対局します。ウィンドウでマスをクリックするか、--text で端末から'
+                   '手を入力します（マスに表示された番号や f5、将棋は ７六歩 などの棋譜の書き方）。',
+    'game': '対局・学習するゲーム（既定: %(default)s）',
+    'text': 'ウィンドウではなく端末で対局する',
+    'second': 'AI に先手を持たせる',
+    'handicap': '本将棋の駒落ち。AI が上手として駒を落とし、先に指します: '
+                + '、'.join(['香落ち', '右香落ち', '角落ち', '飛車落ち', '飛香落ち', '二枚落ち', '四枚落ち', '六枚落ち',
+                            '八枚落ち', '十枚落ち']),
+    'level': 'レベル N で対局する。1 が最も弱く、ポリシー出力のみから、モデルのシミュレーション回数の 4 倍の探索まで'
+             '（計測した強さ: docs/ja/strength.md）（既定: モデル自身のシミュレーション回数）',
+    'backend': '推論の方法: auto は best.onnx が最新なら onnxruntime、そうでなければ Keras。int8 は export.py --int8 '
+               'が書く int8 版（VNNI や AMX のある CPU で数倍速い）（既定: %(default)s）',
+    'model': 'モデルファイル（.h5 か .onnx）（既定: そのゲームの best.h5。書き出しが最新なら onnxruntime で）',
+    'lang': 'ウィンドウと端末の言語（既定: ロケールが日本語なら日本語、そうでなければ英語）',
+    'review': '--text: 対局のあとに振り返りをし、見込み（期待得点）を 10 ポイント以上失った手を疑問手、20 ポイント以上を'
+              '悪手として、AI の推奨手と読み筋を添える。棋譜ファイル（KIF、KI2、CSA、USI、オセロの棋譜）を付けると、'
+              'その棋譜の両対局者の手を振り返って終了する',
+    'save_to': '--text の対局を保存するフォルダ。本将棋は KIF、マスのゲームは棋譜（f5d6c3...）で保存。"" で保存しない'
+               '（既定: %(default)s）',
+    'sims': '1 手あたりのシミュレーション回数（本書の PV_EVALUATE_COUNT）（既定: モデルに記録された値、なければ 50）',
+    'gumbel': 'Gumbel のルート探索: ルートで M 手を候補にし、シミュレーションを逐次半減で配分する。0 は本書の PUCT'
+              '（既定: 0）',
+    'margin_weight': '石差（マージン）出力のあるモデル: 局面を (1 - W) × バリュー出力 + W × マージンで評価する'
+                     '（既定: 0.0）',
+    'cache': '一度評価した局面も、毎回ニューラルネットワークで評価する',
+    'solver': '探索の前にゲームのソルバーで局面を読み切らない（オセロの残り 10 空き、四目並べの 20 石以降、'
+              '将棋の詰み）。1 手詰めの葉も勝ちとしない',
+    'settai': '接待（接戦）モード: AI は勝ちではなく接戦をめざし、探索が負けと見る手は指さない',
+}
+PLAYER_GROUPS_JA = {"search settings (alphazero/settings.py's SearchSettings)": '探索の設定（alphazero/settings.py の SearchSettings）'}
+
+
+def language_asked(argv):
+    """The language --lang asks for in a command line (None when it asks none): known before the
+    flags are parsed, so that --help speaks it."""
+    for i, word in enumerate(argv):
+        if word == '--lang' and i + 1 < len(argv):
+            return argv[i + 1]
+        if word.startswith('--lang='):
+            return word.split('=', 1)[1]
+    return None
+
+
 def language(asked=None, environ=os.environ):
     """The language to speak: `asked` (--lang), else Japanese for a Japanese locale, else English."""
     if asked:
@@ -138,6 +183,26 @@ JAPANESE_ERRORS = (
      r'\1 がないか \2 より古いので、先に `python export.py` を実行してください。'),
     (r'^cannot open a window \((.*)\); use --text to play in the terminal$',
      r'ウィンドウを開けません（\1）。--text を付けると端末で対局できます。'),
+    # what a record file that cannot be read says (alphazero/records/), for --review FILE
+    (r'^(.+?): no such file$', r'\1: ファイルがありません'),
+    (r'^(.+?): a folder, not a record file$', r'\1: フォルダーです。棋譜ファイルを指定してください'),
+    (r'^(.+?): (\w+) reads (.+) record files$', r'\1: \2 が読める棋譜ファイルは \3 です'),
+    (r'^(.+?): cannot be read \((.*)\)$', r'\1: 読めません（\2）'),
+    (r'^(.+?): not a whole xz file .*$', r'\1: xz ファイルが途中で切れています。xz -d で展開して残りを確かめてください'),
+    (r'^(.+?): move (\d+) is illegal \((.*)\); game skipped$', r'\1: \2 手目が反則です（\3）。この対局は読み飛ばします'),
+    (r'^(.+?): move (\d+) \((.*)\) is not a legal move there; game skipped$',
+     r'\1: \2 手目の \3 は指せない手です。この対局は読み飛ばします'),
+    (r'^(.+?): not a readable (KIF|CSA) file \((.*)\); skipped$', r'\1: 読める \2 ファイルではありません（\3）。読み飛ばします'),
+    (r'^(.+?): ends with (.*) after (\d+) moves, which says nothing about the position; skipped$',
+     r'\1: \3 手のあとの終わり方（\2）からは勝敗がわかりません。読み飛ばします'),
+    (r'^(.+?): has no ending after (\d+) moves, which says nothing about the position; skipped$',
+     r'\1: \2 手のあとに終わり方がなく、勝敗がわかりません。読み飛ばします'),
+    (r'^(.+?): starts from a position that is neither the usual start nor a handicap\'s; skipped$',
+     r'\1: 平手でも駒落ちでもない局面から始まっています。読み飛ばします'),
+    (r'^(.+?): 手合割 (.+) is not a handicap we know; skipped$', r'\1: 手合割「\2」は知らない駒落ちです。読み飛ばします'),
+    (r'^(.+?): the game is not over after its (\d+) moves, so it has no result; game skipped$',
+     r'\1: \2 手で終わっておらず、勝敗がありません。この対局は読み飛ばします'),
+    (r'^(.+?): no games in the file$', r'\1: 対局がありません'),
     (r'^full shogi \(--game shogi9\) needs the cshogi library .*$',
      '本将棋（--game shogi9）には cshogi ライブラリ（GPL-3.0、追加のライブラリ）が必要です。'
      '`WITH_SHOGI=1 bash setup.sh`（または `pip install cshogi`）でインストールしてください。'),

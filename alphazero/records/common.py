@@ -36,15 +36,15 @@ def record_value(moves, final, first_player):
     return stated if first_player else -stated
 
 
-def keep_if_legal(game, moves, where, games, problems):
-    """Add a record to `games` when it replays to the end of the game, else a line to `problems`
-    saying where and why."""
+def keep_if_legal(game, moves, where, games, problems, unfinished=False):
+    """Add a record to `games` when it replays to the end of the game (or only legally, with
+    `unfinished`: a game to review), else a line to `problems` saying where and why."""
     try:
         _, final = replay(game, moves)
     except ValueError as error:
         problems.append(f'{where}: {error}; game skipped')
         return
-    if not final.is_done():
+    if not final.is_done() and not unfinished:
         problems.append(f'{where}: the game is not over after its {len(moves)} moves, so it has no result; game skipped')
         return
     games.append(moves)

@@ -28,7 +28,7 @@ def wtb_move(action, size=8):
     return 10 * (action // size + 1) + action % size + 1
 
 
-def read_wtb(path, game):
+def read_wtb(path, game, unfinished=False):
     size = game.BOARD_SHAPE[0]
     data = read_bytes(path)
     if len(data) < WTB_HEADER.size:
@@ -47,7 +47,7 @@ def read_wtb(path, game):
                 break
             row, column = divmod(byte, 10)
             moves.append((row - 1) * size + column - 1 if 1 <= row <= size and 1 <= column <= size else -1)
-        keep_if_legal(game, moves, f'{path}: game {index + 1}', games, problems)
+        keep_if_legal(game, moves, f'{path}: game {index + 1}', games, problems, unfinished)
     return games, problems
 
 
@@ -78,7 +78,7 @@ def parse_transcript(text, game):
     return moves
 
 
-def read_transcripts(path, game):
+def read_transcripts(path, game, unfinished=False):
     # UTF-8, with or without a byte-order mark; bytes that are not UTF-8 make their game unreadable
     text = read_bytes(path).decode('utf-8-sig', errors='replace')
     if format_name(path).lower().endswith('.csv'):
@@ -101,7 +101,7 @@ def read_transcripts(path, game):
         except ValueError as error:
             problems.append(f'{path}:{number}: {error}; game skipped')
             continue
-        keep_if_legal(game, moves, f'{path}:{number}', games, problems)
+        keep_if_legal(game, moves, f'{path}:{number}', games, problems, unfinished)
     return games, problems
 
 

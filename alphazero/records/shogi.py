@@ -64,9 +64,10 @@ def stated_result(final, ending):
     return None if side_to_move is None else value_for(final, side_to_move, True)
 
 
-def to_record(game, start_sfen, moves, ending, where, games, problems):
+def to_record(game, start_sfen, moves, ending, where, games, problems, unfinished=False):
     """Replay one game (cshogi moves, or USI texts) and add it to `games` as a Record, or a line to
-    `problems` saying why it was skipped."""
+    `problems` saying why it was skipped; with `unfinished`, a game whose result is unknown is kept
+    too (a game to review), its result None."""
     import cshogi
     handicap = start_sfen not in (None, cshogi.STARTING_SFEN)
     if handicap and handicap_of(start_sfen) is None:
@@ -88,7 +89,7 @@ def to_record(game, start_sfen, moves, ending, where, games, problems):
         games.append(Record(actions, start=start))
         return
     result = stated_result(state, ending)
-    if result is None:
+    if result is None and not unfinished:
         said = f'ends with {ending}' if ending else 'has no ending'
         problems.append(f'{where}: {said} after {len(actions)} moves, which says nothing about the position; skipped')
         return
@@ -105,7 +106,7 @@ def read_text(path):
     return data.decode('utf-8', errors='replace')
 
 
-def read_csa_or_kif(path, game):
+def read_csa_or_kif(path, game, unfinished=False):
     import cshogi.CSA
     import cshogi.KIF
     text = read_text(path)
@@ -118,14 +119,15 @@ def read_csa_or_kif(path, game):
         return games, problems
     for number, record in enumerate(parsed if isinstance(parsed, list) else [parsed], 1):
         read = len(games)
-        to_record(game, record.sfen, record.moves, record.endgame, f'{path}: game {number}', games, problems)
+        to_record(game, record.sfen, record.moves, record.endgame, f'{path}: game {number}', games, problems,
+                  unfinished)
         ratings = getattr(record, 'ratings', None)  # floodgate's 'black_rate / 'white_rate lines (CSA)
         if len(games) > read and ratings and all(ratings):
             games[-1].ratings = tuple(float(r) for r in ratings)
     return games, problems
 
 
-def read_usi(path, game):
+def read_usi(path, game, unfinished=False):
     games, problems = [], []
     for number, line in enumerate(read_text(path).splitlines(), 1):
         words = line.split()
@@ -138,7 +140,7 @@ def read_usi(path, game):
         moves, ending = words[2:], None
         if moves and moves[-1] in USI_ENDINGS:
             ending = USI_ENDINGS[moves.pop()]
-        to_record(game, None, moves, ending, f'{path}:{number}', games, problems)
+        to_record(game, None, moves, ending, f'{path}:{number}', games, problems, unfinished)
     return games, problems
 
 
@@ -148,7 +150,7 @@ KI2_MOVE = re.compile(r'[▲△☗☖](同[\s\u3000]*[^\s▲△☗☖]+|[^\s▲�
 KI2_RESULT = re.compile(r'まで\d+手で(?:(先手|後手|下手|上手)の勝ち|(千日手|持将棋))')
 
 
-def read_ki2(path, game):
+def read_ki2(path, game, unfinished=False):
     """The game of a KI2 file: each move read as a player types it (games/shogi9's parse_action)."""
     games, problems = [], []
     start, texts, result = None, [], None
@@ -171,7 +173,7 @@ def read_ki2(path, game):
             return games, problems
         moves.append(game.action_name(state, action))
         state = state.next(action)
-    to_record(game, start, moves, ki2_ending(state, result), path, games, problems)
+    to_record(game, start, moves, ki2_ending(state, result), path, games, problems, unfinished)
     return games, problems
 
 
@@ -185,9 +187,9 @@ def ki2_ending(final, result):
     return '%KACHI' if first_won == final.is_first_player() else '%TORYO'
 
 
-def read_shogi_records(path, game):
+def read_shogi_records(path, game, unfinished=False):
     kind = os.path.splitext(format_name(path).lower())[1]
-    return {'.usi': read_usi, '.ki2': read_ki2}.get(kind, read_csa_or_kif)(path, game)
+    return {'.usi': read_usi, '.ki2': read_ki2}.get(kind, read_csa_or_kif)(path, game, unfinished)
 
 
 # ----- writing -----

@@ -446,10 +446,11 @@ def test_the_review_of_a_kif_from_another_program_marks_the_move_that_allows_mat
     result = run_script('human_play.py', '--game', 'shogi9', '--review', 'kyo.kif', '--model', tiny_shogi_model,
                         '--sims', '8', '--lang', 'en', cwd=tmp_path, timeout=300)
     assert result.returncode == 0 and 'kyo.kif, game 1 of 1 (3 moves)' in result.stdout, result.stderr[-2000:]
-    (tmp_path / 'bad.kif').write_text('手合割：平手\n1 ７六歩(77)\n2 ７六歩(77)\n', encoding='utf-8')
-    result = run_script('human_play.py', '--game', 'shogi9', '--review', 'bad.kif', '--model', tiny_shogi_model,
+    (tmp_path / 'bad.ki2').write_text('手合割：平手\n▲７六歩 △３四歩 ▲５五玉\n', encoding='utf-8')
+    result = run_script('human_play.py', '--game', 'shogi9', '--review', 'bad.ki2', '--model', tiny_shogi_model,
                         '--lang', 'ja', cwd=tmp_path, timeout=300)
-    assert result.returncode != 0 and 'エラー: bad.kif: 読める対局がありません' in result.stderr, result.stderr[-2000:]
+    assert result.returncode == 2 and 'bad.ki2: 3 手目の ▲５五玉 は指せない手です。この対局は読み飛ばします' in result.stderr
+    assert result.stderr.strip().splitlines()[-1] == 'エラー: bad.ki2: 読める対局がありません', result.stderr[-2000:]
 
 
 @pytest.mark.slow

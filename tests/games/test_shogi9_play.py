@@ -158,3 +158,20 @@ def test_the_players_errors_name_the_game_as_the_player_calls_it(workdir):
                         timeout=120)
     lines = result.stderr.strip().splitlines()
     assert result.returncode == 2 and lines[-1].startswith('エラー: 四目並べ には駒落ちがありません'), lines
+
+
+def test_the_players_help_and_flag_mistakes_speak_japanese(capsys):
+    """human_play.py --lang ja --help (or a Japanese locale) gives the flags in Japanese, with the
+    book's words, and a mistyped flag is said in Japanese; in English both stay English."""
+    import human_play
+    with pytest.raises(SystemExit):
+        human_play.parse_args(['--lang', 'ja', '--help'])
+    shown = capsys.readouterr().out
+    assert shown.startswith('使い方: ') and '\nオプション:\n' in shown and 'このヘルプを表示して終了します' in shown
+    assert 'シミュレーション回数' in shown and '探索の設定' in shown and '振り返り' in shown and 'show this help' not in shown
+    with pytest.raises(SystemExit):
+        human_play.parse_args(['--lang=ja', '--level', '99'])
+    assert capsys.readouterr().err.startswith('エラー: argument --level: 99 is out of range')
+    with pytest.raises(SystemExit):
+        human_play.parse_args(['--lang', 'en', '--help'])
+    assert capsys.readouterr().out.startswith('usage: ')
