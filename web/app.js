@@ -44,7 +44,9 @@ const state = () => history[history.length - 1];
 let reviewing = null;  // review of a finished game: the index of the position shown, else null
 const shownIndex = () => (reviewing === null ? history.length - 1 : reviewing);
 const humanToMove = () => game.isFirstPlayer(state()) === humanFirst;
-const moverOf = (ply) => (ply % 2 === 0 ? 0 : 1);  // 0: the first player moved at this ply
+// The human made move ply (from history[ply]): by the side to move there, so that passes and a
+// handicap game, whose 上手 moves first, count right
+const humanMoved = (ply) => game.isFirstPlayer(history[ply]) === humanFirst;
 
 function showError(message) {
   $('error').textContent = message;
@@ -384,12 +386,17 @@ async function review(index) {
 function recordText() {
   if (game.kifRecord) {
     const ai = `AlphaZero (${$('level').selectedOptions[0].textContent.split(' – ')[0]})`;
-    // The AI's estimate at each position it searched, for the side to move there, and its best move
+    // Each move's comment, for its mover: the AI's move with its estimate and the move it chose; the
+    // human's move with the estimate of the position it made and the AI's answer there (the line
+    // from the move played, not the AI's alternative)
     const evaluations = {};
-    played.forEach((_, ply) => {
-      if (chances[ply] === undefined) return;
-      const value = (2 * chances[ply] - 1) * (game.isFirstPlayer(history[ply]) === humanFirst ? 1 : -1);
-      evaluations[ply] = { value, line: bests[ply] === undefined ? [] : [bests[ply]] };
+    played.forEach((action, ply) => {
+      const human = humanMoved(ply);
+      const chance = human ? chances[ply + 1] : chances[ply];
+      if (chance === undefined) return;
+      const value = human ? 2 * chance - 1 : 1 - 2 * chance;  // chances are the human's expected score
+      const line = human ? [action, bests[ply + 1]] : [bests[ply]];
+      evaluations[ply] = { value, line: line.filter((a) => a !== undefined) };
     });
     return game.kifRecord(state(), humanFirst ? [text.human, ai] : [ai, text.human], started, evaluations, resigned);
   }
@@ -480,7 +487,7 @@ function renderMoves() {
     list.append(item);
   }
   list.scrollTop = list.scrollHeight;
-  $('take-back').disabled = !played.some((_, ply) => moverOf(ply) === (humanFirst ? 0 : 1));
+  $('take-back').disabled = !played.some((_, ply) => humanMoved(ply));
 }
 
 // The human's moves that lost DUBIOUS_MOVE or more of their expected score: { ply, before, after,
@@ -511,12 +518,13 @@ async function analyzeGame(mine) {
     render();
   }
   for (let ply = 0; ply < played.length; ply++) {
-    if (judged[ply] !== undefined || moverOf(ply) !== (humanFirst ? 0 : 1)) continue;
+    if (judged[ply] !== undefined || !humanMoved(ply) || game.legalActions(history[ply]).length < 2) continue;  // a forced move (a pass) is no choice
     const result = await search(game, evaluate, history[ply], sims, played[ply]);
     if (mine !== generation) return;
     judged[ply] = judgement(result, played[ply], ply + 1 === history.length - 1 ? finalScore() : undefined);
     render();
   }
+  document.body.dataset.judged = played.length;  // every move of the game judged (what tests wait for)
 }
 
 // { before, after, best } of a move from its review search: `final`, the human's score when the
@@ -627,6 +635,7 @@ function play(action) {
 async function afterMove() {
   const mine = generation;  // changes when a move is made, taken back, or a new game starts
   analysis = null;
+  delete document.body.dataset.judged;
   if (isOver()) {
     const value = finalValue();
     const human = humanToMove() ? value : -value;
@@ -732,8 +741,7 @@ function askPromotion(actions) {
 
 // Take back the human's last move and everything after it (the AI's answer)
 function takeBack() {
-  const human = humanFirst ? 0 : 1;
-  const last = played.findLastIndex((_, ply) => moverOf(ply) === human);
+  const last = played.findLastIndex((_, ply) => humanMoved(ply));
   if (last < 0 || document.body.dataset.state === 'error') return;
   generation += 1;
   reviewing = null;

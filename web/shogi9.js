@@ -275,6 +275,72 @@ function kifName(state, move) {
   return `${where}${KANJI_PIECES[move.kind]}${move.promote ? '成' : ''}(${source})`;
 }
 
+// A move as KI2 records write it (▲７六歩, △同　銀, ▲５八金右, ▲２二角成, ▲５五角打), cshogi's
+// move_to_ki2 ported: where other pieces of the same kind can go to the same square, the move says
+// how its piece moves (上, 引, 寄) and, where that is not enough, which piece it is (右, 左, 直)
+const KI2_PIECES = ['', '歩', '香', '桂', '銀', '角', '飛', '金', '玉', 'と', '成香', '成桂', '成銀', '馬', '龍'];
+
+function ki2Name(state, move) {
+  const where = state.move && state.move.to === move.to ? '同' : kifSquare(move.to);
+  let text;
+  if (move.from < 0) {
+    const onBoard = [...movesOf(state).values()].some((m) => m.to === move.to && m.from >= 0 && m.kind === move.kind);
+    text = `${where}${KI2_PIECES[move.kind]}${onBoard ? '打' : ''}`;
+  } else {
+    // as cshogi, the pieces that could go there if their king were not in check count too
+    const pseudo = candidateMoves(state).filter((m) => m.to === move.to && m.from >= 0 && m.kind === move.kind);
+    const promotions = pseudo.filter((m) => m.from === move.from).length;
+    const froms = [...new Set(pseudo.map((m) => m.from))];
+    text = `${where}${KI2_PIECES[move.kind]}${froms.length > 1 ? ki2Which(state.turn, move, froms) : ''}`
+      + (move.promote ? '成' : promotions === 2 ? '不成' : '');
+  }
+  if (text.length === 2 && text[0] === '同') text = `同　${text[1]}`;
+  return (state.turn ? '△' : '▲') + text;
+}
+
+// 右 / 左 / 直 and 上 / 引 / 寄 of a move whose piece is one of several (their squares `froms`) that
+// can go to its square, seen from the mover's side (cshogi's rules, case by case)
+function ki2Which(turn, move, froms) {
+  const seen = (square) => (turn === 0 ? square : 80 - square);
+  const split = (square) => [Math.floor(seen(square) / 9), seen(square) % 9];
+  const [toFile, toRank] = split(move.to), [fromFile, fromRank] = split(move.from);
+  const count = { left: 0, right: 0, same: 0, up: 0, down: 0, side: 0 };
+  const pair = {};  // 'left up' etc.: candidates by side and direction
+  let otherLeft = false, otherRight = false;
+  for (const from of froms) {
+    const [file, rank] = split(from);
+    const rel = file > toFile ? 'left' : file < toFile ? 'right' : 'same';
+    const direction = rank > toRank ? 'up' : rank < toRank ? 'down' : 'side';
+    count[rel] += 1;
+    count[direction] += 1;
+    pair[`${rel} ${direction}`] = (pair[`${rel} ${direction}`] || 0) + 1;
+    if (from !== move.from && rel === 'left') otherLeft = true;
+    if (from !== move.from && rel === 'right') otherRight = true;
+  }
+  const n = (rel, direction) => pair[`${rel} ${direction}`] || 0;
+  const direction = fromRank > toRank ? 'up' : fromRank < toRank ? 'down' : 'side';
+  const motion = { up: '上', down: '引', side: '寄' }[direction];
+  if (count[direction] === 1) return motion;
+  const twoStep = move.kind === BISHOP + PROMOTED || move.kind === ROOK + PROMOTED;
+  let relative = '', rel = 'same';
+  if (fromFile === toFile && direction !== 'side') {
+    if (!twoStep) relative = '直';
+    else if (otherRight && !otherLeft) [relative, rel] = ['左', 'left'];
+    else if (otherLeft && !otherRight) [relative, rel] = ['右', 'right'];
+  } else if (fromFile > toFile) [relative, rel] = ['左', 'left'];
+  else if (fromFile < toFile) [relative, rel] = ['右', 'right'];
+  const total = count[rel], inDirection = n(rel, direction);
+  if (relative !== '' && total === 0) return relative;
+  // the other directions that would make the side alone ambiguous (cshogi's need_motion)
+  const others = { up: ['down', 'side'], down: ['up', 'side'], side: ['up', 'down'] }[direction];
+  let needMotion = relative === '' || inDirection > 1;
+  if (!needMotion && total - inDirection > 0) {
+    needMotion = direction === 'up' && relative !== '直'
+      ? true : others.some((d) => n(rel, d) > 0 && count[d] > 1);
+  }
+  return relative + (needMotion ? motion : '');
+}
+
 // The move a KIF line's move stands for (its destination, or 同, its piece, 成, 打, and the source in
 // brackets), or undefined
 function kifAction(state, text) {
@@ -299,7 +365,7 @@ const KIF_ENDINGS = { mate: ['詰み', 'lose'], resign: ['投了', 'lose'], repe
 // (下手 and 上手 in a handicap game, whose 手合割 it names);
 // `evaluations` ({ ply: { value, line } }: the AI's value of the position before move ply + 1 for its
 // side to move, and the line it expected there) adds after the move the comments ShogiHome writes
-// for an engine, as write_kif does: *#評価値= (centipawns from 先手's side), *#読み筋= (the line in KIF)
+// for an engine, as write_kif does: *#評価値= (centipawns from 先手's side), *#読み筋= (the line in KI2)
 function kifRecord(last, names, started = new Date(), evaluations = {}, resigned = false) {
   const states = [];
   for (let s = last; s; s = s.parent) states.unshift(s);
@@ -316,7 +382,7 @@ function kifRecord(last, names, started = new Date(), evaluations = {}, resigned
     lines.push(`*#評価値=${centipawns(states[i].turn === 0 ? evaluation.value : -evaluation.value)}`);
     const line = [];
     for (let walked = states[i], k = 0; k < evaluation.line.length && ending(walked) === null; k++) {
-      line.push((walked.turn ? '△' : '▲') + kifName(walked, movesOf(walked).get(evaluation.line[k])));
+      line.push(ki2Name(walked, movesOf(walked).get(evaluation.line[k])));
       walked = shogi9.next(walked, evaluation.line[k]);
     }
     if (line.length) lines.push(`*#読み筋=${line.join('')}`);
@@ -438,7 +504,7 @@ export const shogi9 = {
   squareName: (square) => usiSquare((8 - (square % 9)) * 9 + Math.floor(square / 9)),
   actionName: (action, state) => usiName(movesOf(state).get(action)),
   // In Japanese: ▲ or △ and the move as KIF writes it
-  japaneseName: (action, state) => (state.turn ? '△' : '▲') + kifName(state, movesOf(state).get(action)),
+  japaneseName: (action, state) => ki2Name(state, movesOf(state).get(action)),
   kifName: (action, state) => kifName(state, movesOf(state).get(action)),
   kifRecord,
   kifMoves,

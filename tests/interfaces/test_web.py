@@ -44,6 +44,7 @@ def rules_vector(game, state, moves, children=True):
             from cshogi.KIF import move_to_kif
             previous = state.board.history[-1] if state.board.history else None
             vector['kif'] = [move_to_kif(state.moves()[a], previous) for a in state.legal_actions()]
+            vector['ki2'] = [game.japanese_name(state, a) for a in state.legal_actions()]  # cshogi's KI2
         vector['children'] = {str(a): state.next(a).cells() for a in state.legal_actions()} if children else {}
     return vector
 

@@ -64,6 +64,10 @@ for (const [name, list] of Object.entries(vectors.rules)) {
     check(same(game.legalActions(state), v.legal), `${where}: legal ${game.legalActions(state)} != ${v.legal}`);
     if (v.names) check(same(v.legal.map((a) => game.actionName(a, state)), v.names), `${where}: move names`);
     if (v.kif) check(same(v.legal.map((a) => game.kifName(a, state)), v.kif), `${where}: KIF names`);
+    if (v.ki2) {
+      const ki2 = v.legal.map((a) => game.japaneseName(a, state));
+      check(same(ki2, v.ki2), `${where}: KI2 names ${ki2.filter((n, i) => n !== v.ki2[i])} != ${v.ki2.filter((n, i) => n !== ki2[i])}`);
+    }
     for (const [action, cells] of Object.entries(v.children)) {
       check(same(game.cells(game.next(state, Number(action))), cells), `${where}: cells after ${action}`);
     }

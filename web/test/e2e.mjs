@@ -240,7 +240,7 @@ try {
       moves += 1;
     }
     const listed = await page.$$eval('#moves li', (found) => found.map((li) => li.textContent));
-    if (!/^▲[１-９][一二三四五六七八九].+\(\d\d\)  △/.test(listed[0])) fail(`the move list: ${listed[0]}`);
+    if (!/^▲[１-９][一二三四五六七八九][^(]+  △/.test(listed[0])) fail(`the move list (KI2): ${listed[0]}`);
     await waitFor(['human', 'over']);
     const before = await page.$$eval('#moves li', (found) => found.length);
     if (await pageState() === 'human') {
@@ -318,6 +318,12 @@ try {
     await waitFor(['human']);
     await page.click('#resign');
     await waitFor(['over']);
+    // The review judges the player's moves (as 上手, △) once the game is over
+    await page.waitForFunction(() => document.body.dataset.judged, null, { timeout: 120000 });
+    const reviewed = await page.$$eval('#mistakes li', (found) => found.map((li) => li.textContent));
+    if (!reviewed.every((line) => /^\d+ 手目 △\S+: (悪手|疑問手)（見込み \d+% → \d+%）/.test(line) || line === '印のついた手はありません。')) {
+      fail(`the review: ${reviewed}`);
+    }
     const resignedKif = await page.$eval('#record', (r) => r.value);
     const result = resignedKif.trim().split(/\r?\n/).slice(-2);
     if (!/^\s*\d+ 投了$/.test(result[0]) || !/^まで\d+手で下手の勝ち$/.test(result[1])) fail(`resigned: ${result}`);
