@@ -1,6 +1,6 @@
 """The tables of measured figures in the pages, made from the files that hold them: the shipped
-models in README.md, README.ja.md and docs/strength.md, their levels of play in docs/strength.md and
-in Japanese in docs/ja/playing.md (pretrained/*/model.json), settai mode in docs/lab/settai.md
+models in README.md, README.ja.md, docs/strength.md and in Japanese in docs/ja/strength.md, their levels of
+play in docs/strength.md and in Japanese in docs/ja/strength.md and docs/ja/playing.md (pretrained/*/model.json), settai mode in docs/lab/settai.md
 (docs/settai/*.json), full shogi's mate search in docs/lab/mate-search.md (docs/lab/mate-search.json,
 with pretrained/shogi9/model.json), full shogi's comparison of networks in docs/shogi.md, the recipes
 in docs/lab/recipes-at-equal-time.md (docs/recipes/*.json), a GPU against the CPUs in
@@ -49,23 +49,32 @@ def network(model, japanese=False):
     return f"{kind}{',' if n['kind'] == 'book' and not japanese else ''} {n['filters']} x {n['blocks']}{distilled}"
 
 
-def trained(model):
+def trained(model, japanese=False):
     t = model['trained']
     if 'distillation' in t:
         teacher, student = t['teacher'], t['distillation']
+        if japanese:
+            return (f"教師 {teacher['cycles']} サイクル・{round(teacher['seconds'] / 60)} 分、"
+                    f"蒸留 {round(student['seconds'] / 60)} 分")
         return (f"a teacher of {teacher['cycles']} cycles, {round(teacher['seconds'] / 60)} min; "
                 f"distilled in {round(student['seconds'] / 60)} min")
     if not t['cycles']:  # learned from records only
-        return f"from records, {round(t['seconds'] / 60)} min"
-    return f"{t['cycles']} cycles, {round(t['seconds'] / 60)} min"
+        return f"棋譜から、{round(t['seconds'] / 60)} 分" if japanese else f"from records, {round(t['seconds'] / 60)} min"
+    return f"{t['cycles']} サイクル、{round(t['seconds'] / 60)} 分" if japanese else f"{t['cycles']} cycles, {round(t['seconds'] / 60)} min"
 
 
 def table(page):
+    """The shipped models: briefly in the READMEs, in full in docs/strength.md; in Japanese on a Japanese page,
+    which links the Japanese twin docs/ja/strength.md."""
     models = shipped()
     if page == 'README.ja.md':
-        rows = ['| ゲーム | ネットワーク | 代表的な計測値（詳細は `model.json` と [docs/strength.md](docs/strength.md)（英語）） |',
+        rows = ['| ゲーム | ネットワーク | 代表的な計測値（詳細は `model.json` と [docs/ja/strength.md](docs/ja/strength.md)） |',
                 '|---|---|---|']
         rows += [f'| {JAPANESE_NAMES[name]} | {network(m, True)} | {m["headline"]["ja"]} |' for name, m in models.items()]
+    elif page.startswith(os.path.join('docs', 'ja')):
+        rows = ['| ゲーム | ネットワーク | パラメータ数 | 学習 | 代表的な計測値（ほかは `model.json`） |', '|---|---|---|---|---|']
+        rows += [f'| {JAPANESE_NAMES[name]} | {network(m, True)} | {m["network"]["parameters"]:,} | {trained(m, True)} | '
+                 f'{m["headline"]["ja"]} |' for name, m in models.items()]
     elif page == 'README.md':
         rows = ['| game | network | one headline figure (the rest: its `model.json`, [docs/strength.md](docs/strength.md)) |',
                 '|---|---|---|']
@@ -125,7 +134,8 @@ def recipes_table(page):
     return '\n'.join(rows)
 
 
-# The levels of play of every shipped model that has a measured ladder (docs/strength.md)
+# The levels of play of every shipped model that has a measured ladder (docs/strength.md; in Japanese
+# docs/ja/strength.md and docs/ja/playing.md)
 LEVELS_BEGIN = '<!-- the table below is made by docs/make_tables.py from the levels in pretrained/*/model.json -->'
 
 
@@ -372,6 +382,7 @@ def peer_table(page):
 
 PAGES = {'README.md': [(BEGIN, table)], 'README.ja.md': [(BEGIN, table)],
          os.path.join('docs', 'strength.md'): [(BEGIN, table), (LEVELS_BEGIN, levels_table)],
+         os.path.join('docs', 'ja', 'strength.md'): [(BEGIN, table), (LEVELS_BEGIN, levels_table)],
          os.path.join('docs', 'ja', 'playing.md'): [(LEVELS_BEGIN, levels_table)],
          os.path.join('docs', 'lab', 'settai.md'): [(SETTAI_BEGIN, settai_table)],
          os.path.join('docs', 'lab', 'mate-search.md'): [(MATE_BEGIN, mate_table),
