@@ -407,10 +407,12 @@ function recordText() {
 // The moves a text names from the start: each the legal move whose name comes next (any case;
 // spaces, commas and move numbers such as '12.' between them are skipped; Connect Four also takes
 // the columns as 1-7); a pass that is the only move is played whether written or not; full shogi
-// also reads KIF (numbered lines of moves, ７六歩(77)). { moves } or { error }
+// also reads KIF (numbered lines of moves, ７六歩(77)), KI2 (▲７六歩 △同　歩) and CSA (+7776FU).
+// { moves } or { error }
 function parseRecord(record) {
-  if (game.kifMoves && /^\s*1\s+\S/m.test(record)) {
-    const { moves, handicap, resigned: gaveUp, error, plies } = game.kifMoves(record);
+  const shogiRecord = game.recordMoves ? game.recordMoves(record) : null;
+  if (shogiRecord) {
+    const { moves, handicap, resigned: gaveUp, error, plies } = shogiRecord;
     return error === undefined ? { moves, handicap, resigned: gaveUp } : { error: text.notLegal(error, plies) };
   }
   let position = game.initial(handicapStart()), rest = record.toLowerCase();

@@ -401,16 +401,28 @@ function centipawns(value) {
   return Math.max(-30000, Math.min(30000, Math.round(600 * Math.log(p / (1 - p)))));
 }
 
-// The moves of a KIF record from its start (the usual one, or the handicap its 手合割 names): { moves
-// (its actions), handicap (the 手合割's name, '' for 平手), resigned (it ends in 投了: the side to
-// move resigned) }, or { error, plies } at the first move that is not legal; lines other than
-// numbered moves (headers, comments) are skipped, and the record ends at its first word that is not
-// a move (投了, 詰み, 千日手...)
-function kifMoves(text) {
+// The game of a record's text, as shogi GUIs save them: KIF (numbered lines, ７六歩(77)), KI2 (▲７六歩
+// △同　歩 ▲５八金右, each move matched to the legal move whose KI2 name it is) or CSA (+7776FU), from
+// the start its 手合割 names; { moves, handicap, resigned }, { error, plies } at the first move that is
+// not legal (or a 手合割 we do not know), or null when the text is none of them
+function recordMoves(text) {
+  if (/^\s*1\s+\S/m.test(text)) return kifMoves(text);
+  if (/^[+-]\d{4}[A-Z]{2}/m.test(text)) return csaMoves(text);
+  if (/[▲△☗☖]/.test(text)) return ki2Moves(text);
+  return null;
+}
+
+function recordStart(text) {
   const teai = (text.match(/^手合割：\s*(\S+)/m) || [])[1];
   if (teai && teai !== '平手' && !HANDICAPS[teai]) return { error: `手合割：${teai}`, plies: 0 };
   const handicap = teai && teai !== '平手' ? teai : '';
-  let state = fromSfen(handicap ? HANDICAPS[handicap] : START);
+  return { handicap, state: fromSfen(handicap ? HANDICAPS[handicap] : START) };
+}
+
+function kifMoves(text) {
+  const start = recordStart(text);
+  if (start.error) return start;
+  let { state } = start;
   const moves = [];
   let resigned = false;
   for (const line of text.split(/\r?\n/)) {
@@ -425,7 +437,60 @@ function kifMoves(text) {
     moves.push(action);
     state = shogi9.next(state, action);
   }
-  return { moves, handicap, resigned };
+  return { moves, handicap: start.handicap, resigned };
+}
+
+// KI2's spellings made one: no side marks or spaces, 王 as 玉, 竜 as 龍, the one-character promoted pieces
+const ki2Plain = (name) => name.replace(/[▲△☗☖\s\u3000]/g, '').replace(/王/g, '玉').replace(/竜/g, '龍')
+  .replace(/全/g, '成銀').replace(/圭/g, '成桂').replace(/杏/g, '成香');
+
+function ki2Moves(text) {
+  const start = recordStart(text);
+  if (start.error) return start;
+  let { state } = start;
+  const moves = [];
+  const body = text.split(/\r?\n/).filter((line) => /^[▲△☗☖]/.test(line.trim())).join(' ');
+  for (const [token] of body.matchAll(/[▲△☗☖](同[\s\u3000]*[^\s▲△☗☖]+|[^\s▲△☗☖]+)/g)) {
+    const typed = ki2Plain(token);
+    const found = ending(state) === null ? [...movesOf(state)].find(([, move]) => {
+      const name = ki2Plain(ki2Name(state, move));
+      return name === typed || name === typed.replace(/打$/, '');
+    }) : undefined;
+    if (!found) return { error: token, plies: moves.length };
+    moves.push(found[0]);
+    state = shogi9.next(state, found[0]);
+  }
+  const winner = (text.match(/まで\d+手で(先手|後手|下手|上手)の勝ち/) || [])[1];
+  const resigned = ending(state) === null && winner !== undefined && (['先手', '下手'].includes(winner) ? 0 : 1) !== state.turn;
+  return { moves, handicap: start.handicap, resigned };
+}
+
+const CSA_PIECES = { FU: PAWN, KY: LANCE, KE: KNIGHT, GI: SILVER, KI: GOLD, KA: BISHOP, HI: ROOK, OU: KING,
+  TO: PAWN + PROMOTED, NY: LANCE + PROMOTED, NK: KNIGHT + PROMOTED, NG: SILVER + PROMOTED, UM: BISHOP + PROMOTED,
+  RY: ROOK + PROMOTED };
+
+function csaMoves(text) {
+  let state = fromSfen(START);
+  const moves = [];
+  let resigned = false;
+  for (const line of text.split(/\r?\n/).map((l) => l.trim())) {
+    if (line.startsWith('%')) {
+      resigned = line.startsWith('%TORYO') && ending(state) === null;
+      break;
+    }
+    const match = line.match(/^[+-](\d)(\d)(\d)(\d)([A-Z]{2})/);
+    if (!match) continue;
+    const [, fromFile, fromRank, toFile, toRank, piece] = match;
+    const to = (toFile - 1) * 9 + (toRank - 1), kind = CSA_PIECES[piece];
+    const found = ending(state) === null ? [...movesOf(state)].find(([, move]) => (fromFile === '0'
+      ? move.from < 0 && move.kind === kind
+      : move.from === (fromFile - 1) * 9 + (fromRank - 1) && (move.promote ? move.kind + PROMOTED : move.kind) === kind)
+      && move.to === to) : undefined;
+    if (!found) return { error: line.slice(0, 7), plies: moves.length };
+    moves.push(found[0]);
+    state = shogi9.next(state, found[0]);
+  }
+  return { moves, handicap: '', resigned };
 }
 
 // The page's squares (reading order from 先手's side) and cshogi's
@@ -507,7 +572,7 @@ export const shogi9 = {
   japaneseName: (action, state) => ki2Name(state, movesOf(state).get(action)),
   kifName: (action, state) => kifName(state, movesOf(state).get(action)),
   kifRecord,
-  kifMoves,
+  recordMoves,
   // The coordinates as shogi writes them: files 9 to 1 from the left, ranks 一 to 九 (a to i in English) from the top
   labels: (language) => ({ columns: [...'987654321'], rows: [...(language === 'ja' ? KANJI_DIGITS : 'abcdefghi')] }),
   winningLine: () => null,

@@ -232,6 +232,68 @@ def test_javascript_rules_encoding_and_search_equal_pythons(tmp_path):
             'settai moves of 20 games, 7 settai endgames, 8 solved endgames') in result.stdout
 
 
+def test_the_page_reads_kif_ki2_and_csa_records_as_our_reader_does(tmp_path):
+    """web/shogi9.js's recordMoves on records other programs wrote: KIF by cshogi (Shift_JIS), KI2
+    by tsshogi (ShogiHome's library), CSA by our writer; random games, even and handicapped, some
+    resigned: the same moves, handicap and ending as alphazero/records reads; an illegal move is
+    refused with the number of moves read before it."""
+    import json
+    import random
+    import cshogi.KIF
+    from alphazero.game.shogi_handicaps import HANDICAPS
+    from alphazero.records.read import read_records
+    from alphazero.records.shogi import Record, write_csa
+    game = load_game('shogi9')
+    rng = random.Random(4)
+    games, paths, ki2 = [], [], []
+    for i, (kind, start) in enumerate([('kif', None), ('ki2', '角落ち'), ('csa', None), ('kif', '二枚落ち'), ('ki2', '香落ち'),
+                                       ('csa', None)]):
+        state = game.State(HANDICAPS[start]) if start else game.State()
+        first, actions = state, []
+        while not state.is_done() and len(actions) < 40 + 30 * i:
+            actions.append(rng.choice(state.legal_actions()))
+            state = state.next(actions[-1])
+        usi = [game.action_name(s, a) for s, a in zip(states_of(first, actions), actions)]
+        games.append((start, usi, not state.is_done()))
+        path = str(tmp_path / f'{i}.{kind}')
+        if kind == 'kif':
+            board, exporter = cshogi.Board(HANDICAPS[start]) if start else cshogi.Board(), cshogi.KIF.Exporter()
+            exporter.open(path)
+            exporter.header(['先手', '後手'], handicap=start)
+            for move in usi:
+                exporter.move(board.move_from_usi(move))
+                board.push_usi(move)
+            exporter.end('resign')
+            exporter.close()
+        elif kind == 'csa':
+            write_csa(path, [Record(actions, result=1 if not state.is_first_player() else -1)], game)
+        else:
+            ki2.append({'usi': first.usi_position().split(' moves')[0] + ' moves ' + ' '.join(usi), 'resign': True,
+                        'path': path})
+        paths.append(path)
+    assert run_node('web/test/write_ki2.mjs', input='\n'.join(map(json.dumps, ki2))).returncode == 0
+    bad = tmp_path / 'bad.ki2'
+    bad.write_text('手合割：平手\n▲７六歩 △３四歩 ▲５五玉\n', encoding='utf-8')
+    read = run_node('web/test/read_records.mjs', *paths, str(bad))
+    assert read.returncode == 0, read.stderr
+    by_page = [json.loads(line) for line in read.stdout.splitlines()]
+    for (start, usi, resigned), path, page in zip(games, paths, by_page):
+        ours, problems = read_records(path, game)
+        assert problems == [] and page['moves'] == usi == [game.action_name(s, a) for s, a in
+                                                            zip(states_of(ours[0].start and game.State(ours[0].start)
+                                                                          or game.State(), list(ours[0])), ours[0])], path
+        assert page['handicap'] == (start or '') and page['resigned'] == resigned, (path, page)
+    assert by_page[-1]['error'] == '▲５五玉' and by_page[-1]['plies'] == 2
+
+
+def states_of(state, actions):
+    states = []
+    for action in actions:
+        states.append(state)
+        state = state.next(action)
+    return states
+
+
 def test_javascript_check_fails_on_a_wrong_vector(tmp_path):
     vectors = {'rules': {'connect4': rules_vectors(load_game('connect4'), games=1)},
                'names': {'connect4': action_names(load_game('connect4'))}, 'search': []}
