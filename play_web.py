@@ -21,7 +21,7 @@ from alphazero.network.model_file import playing_sims
 from alphazero.game.registry import DEFAULT_GAME, game_flag, load_game
 from alphazero.game.paths import model_path, playing_model_path
 from alphazero.network.load import load_onnx
-from alphazero.play.levels import NEAR, full_strength, levels_for
+from alphazero.play.levels import NEAR, full_strength, handicap_worth, levels_for
 from alphazero.limits import MAX_SIMS, file_path, whole_number
 from alphazero.settings import SearchSettings
 from alphazero.network.onnx_export import ensure_onnx
@@ -188,7 +188,8 @@ def main():
         sims, why = playing_sims(args.sims, model)
         levels = levels_for(model, sims)
         config['games'][name] = {'simulations': sims, 'levels': [dataclasses.asdict(level) for level in levels],
-                                 'level': full_strength(levels, sims).number, 'error': error, 'look': page_look(game)}
+                                 'level': full_strength(levels, sims).number, 'error': error, 'look': page_look(game),
+                                 'handicaps': handicap_worth(model)}
         if name == args.game:
             started = f'{name} ({model}, {sims} simulations per move: {why})'
 

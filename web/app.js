@@ -83,10 +83,15 @@ function playerRating() {
   return kept || { rating: start.elo, games: 0 };
 }
 
-// After a finished game against a measured level: the Elo update (larger for the first games)
+// What a handicap costs the AI in Elo (model.json's measured `handicaps`; 0 for 平手, and where the
+// measurement found it no weaker)
+const handicapCost = (name = $('handicap').value) => Math.max(0, (name && (config.games[current].handicaps || {})[name]) || 0);
+
+// After a finished game against a measured level: the Elo update (larger for the first games),
+// against the level's Elo less what the handicap it gave costs it
 function rate(score, level) {
   const now = playerRating();
-  const expected = 1 / (1 + 10 ** ((level.elo - now.rating) / 400));
+  const expected = 1 / (1 + 10 ** ((level.elo - handicapCost() - now.rating) / 400));
   const k = now.games < 5 ? 100 : 40;
   localStorage.setItem(ratingKey(), JSON.stringify({ rating: now.rating + k * (score - expected), games: now.games + 1 }));
 }
@@ -110,6 +115,14 @@ function renderRating() {
   }
   const { rating, games } = playerRating();
   $('rating').textContent = text.rating(Math.round(rating), games);
+  // Full shogi: the handicap whose AI, at the chosen level, is nearest the player's rating
+  const costs = Object.keys(config.games[current].handicaps || {}).map((name) => [name, handicapCost(name)]);
+  const level = chosenLevel();
+  const suited = costs.length && level && level.elo !== null
+    ? [['', 0], ...costs].reduce((a, b) => (Math.abs(level.elo - b[1] - rating) < Math.abs(level.elo - a[1] - rating) ? b : a))
+    : null;
+  $('handicap-hint').hidden = !suited;
+  if (suited) $('handicap-hint').textContent = text.handicapHint(suited[0] ? text.handicapName(suited[0]) : text.even);
 }
 
 function resetRating() {
@@ -147,8 +160,10 @@ function renderHandicaps() {
   const names = game && game.handicaps ? Object.keys(game.handicaps) : [];
   $('handicap-label').hidden = !names.length;
   const chosen = $('handicap').value;
-  $('handicap').replaceChildren(new Option(text.even, ''), ...names.map((name) => new Option(text.handicapName(name), name,
-    false, name === chosen)));
+  const costs = config.games[current].handicaps || {};
+  $('handicap').replaceChildren(new Option(text.even, ''), ...names.map((name) => new Option(
+    costs[name] === undefined ? text.handicapName(name) : text.handicapWorth(text.handicapName(name), Math.round(handicapCost(name))),
+    name, false, name === chosen)));
   const handicap = Boolean($('handicap').value);
   $('side').options[0].textContent = handicap ? text.shitate : text.first;
   $('side').options[1].textContent = handicap ? text.uwate : text.second;
@@ -873,7 +888,7 @@ async function main() {
   $('side').addEventListener('change', newGame);  // a new game with the chosen side, at once
   $('handicap').addEventListener('change', () => { renderHandicaps(); newGame(); });  // and handicap
   $('heat').addEventListener('change', render);
-  $('level').addEventListener('change', () => { countedLevel = played.length ? null : chosenLevel().number; });
+  $('level').addEventListener('change', () => { countedLevel = played.length ? null : chosenLevel().number; renderRating(); });
   $('adaptive').checked = localStorage.getItem('adaptive') === 'on';
   $('adaptive').addEventListener('change', () => {
     localStorage.setItem('adaptive', $('adaptive').checked ? 'on' : 'off');

@@ -21,6 +21,8 @@ const TEXT = {
     gameLabel: 'Game', youPlay: 'You play', first: 'first', second: 'second', level: 'AI level', analysis: "Show the AI's analysis",
     flip: 'Flip the board', resign: 'Resign', handicap: 'Handicap', even: 'even game (平手)', shitate: 'shitate (下手, receives)', uwate: 'uwate (上手, gives, moves first)',
     handicapName: (name) => `${name} (${HANDICAP_NAMES[name]})`,
+    handicapWorth: (name, elo) => `${name}: the AI about ${elo} Elo weaker`,
+    handicapHint: (name) => `The handicap that suits your rating at this level: ${name}`,
     newGame: 'New game', takeBack: 'Take back', takeBackTitle: "take back your last move and the AI's answer",
     moves: 'Moves', language: 'Language',
     reviewTitle: 'Review', reviewStatus: 'Reviewing the game',
@@ -64,6 +66,8 @@ const TEXT = {
   ja: {
     gameLabel: 'ゲーム', youPlay: 'あなたは', first: '先手', second: '後手', level: 'AI の強さ', analysis: 'AI の読みを表示',
     flip: '盤を反転', resign: '投了', handicap: '手合割', even: '平手', shitate: '下手', uwate: '上手（先に指す）', handicapName: (name) => name,
+    handicapWorth: (name, elo) => `${name}（AI が約 ${elo} Elo 弱くなる）`,
+    handicapHint: (name) => `このレベルであなたのレーティングに合う手合割: ${name}`,
     newGame: '新しい対局', takeBack: '待った', takeBackTitle: 'あなたの最後の手と AI の応手を取り消します',
     moves: '棋譜', language: '言語',
     reviewTitle: '振り返り', reviewStatus: '対局を振り返っています',

@@ -83,6 +83,22 @@ def read_ladder(model_path):
         raise UserError(f'{path}: its "levels" entry is not a ladder ({error}): measure it again with evaluate_levels.py') from None
 
 
+def handicap_worth(model_path):
+    """What each handicap (駒落ち) the model gives costs it, in Elo, as its model.json's `handicaps`
+    entry measured it (bench/usi_match.py --handicap: the model against a fixed opponent giving each
+    handicap, and the even game): {name: Elo}, {} when not measured. The Elo of the AI giving a
+    handicap is about its level's Elo less that cost."""
+    path = ladder_path(model_path)
+    try:
+        with open(path, encoding='utf-8') as f:
+            entry = json.load(f).get('handicaps') or {}
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError, AttributeError) as error:
+        raise UserError(f'{path} is not a readable model.json ({error}): restore it from the repository') from None
+    return {name: result['elo_given'] for name, result in entry.get('games', {}).items()}
+
+
 def levels_for(model_path, sims):
     """The levels offered for a model that searches `sims` simulations as trained: the measured
     ladder when it was measured for these simulations, else the standard levels, unmeasured."""

@@ -175,3 +175,25 @@ def test_the_players_help_and_flag_mistakes_speak_japanese(capsys):
     with pytest.raises(SystemExit):
         human_play.parse_args(['--lang', 'en', '--help'])
     assert capsys.readouterr().out.startswith('usage: ')
+
+
+def test_what_a_handicap_costs_is_the_elo_between_its_score_and_the_even_games(tmp_path):
+    """bench/handicap_worth.py: a handicap's cost is the Elo between the even game's score and the
+    handicap game's, each moved half a game towards even (a sweep stays finite); written into a
+    model.json, play_web.py's handicap_worth reads it back for the page, and a model without it has
+    none."""
+    import json
+    sys.path.insert(0, os.path.join(REPO, 'bench'))
+    from handicap_worth import elo_of, worth
+    from alphazero.play.levels import handicap_worth
+    assert elo_of(0.5, 40) == 0 and elo_of(1.0, 40) == pytest.approx(400 * np.log10(40.5 / 0.5))
+    runs = [{'handicap': '飛車落ち', 'points': [1.0] * 20 + [0.0] * 20, 'won_drew_lost': [20, 0, 20], 'score': 0.5},
+            {'handicap': '香落ち', 'points': [1.0] * 30 + [0.0] * 10, 'won_drew_lost': [30, 0, 10], 'score': 0.75}]
+    games = worth(runs, 0.75)
+    assert list(games) == ['香落ち', '飛車落ち'] and games['香落ち']['elo_given'] == 0
+    assert games['飛車落ち']['elo_given'] == round(elo_of(0.75, 40))
+    model = tmp_path / 'best.h5'
+    (tmp_path / 'model.json').write_text(json.dumps({'game': 'shogi9', 'handicaps': {'games': games}}))
+    assert handicap_worth(str(model)) == {'香落ち': 0, '飛車落ち': games['飛車落ち']['elo_given']}
+    (tmp_path / 'model.json').write_text(json.dumps({'game': 'shogi9'}))
+    assert handicap_worth(str(model)) == {}
