@@ -14,7 +14,8 @@ import unicodedata
 from alphazero.settings import SearchSettings
 from alphazero.cli.run import ArgumentParser, run
 from alphazero.errors import UserError
-from alphazero.cli.flags import add_backend_flag, add_level_flag, add_settai_flag, add_settings_flags, agent_spec
+from alphazero.cli.flags import (add_backend_flag, add_level_flag, add_settai_flag, add_settings_flags, agent_spec,
+                                  handicap_flag)
 from alphazero.game.notation import action_names, line_names, parse_move
 from alphazero.game.paths import playing_model_path
 from alphazero.game.registry import add_game_flag, as_game, load_game
@@ -24,7 +25,7 @@ from alphazero.records.common import RecordError, replay
 from alphazero.records.read import read_records
 from alphazero.records.write import record_extension, write_record
 from alphazero.game.values import player_value
-from alphazero.limits import file_path, handicap_flag
+from alphazero.limits import file_path
 from alphazero.play.agent import load_agent
 from alphazero.play.players import Searched
 from alphazero.play.review import review_moves

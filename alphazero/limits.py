@@ -15,7 +15,6 @@ import shlex
 import shutil
 
 from alphazero.errors import UserError
-from alphazero.game.shogi_handicaps import handicap_named
 
 # The largest values any run could use (memory is checked separately, against this machine)
 MAX_SIMS = 1_000_000       # simulations per move
@@ -92,14 +91,6 @@ def file_path(text):
     if not text or '\0' in text:
         raise argparse.ArgumentTypeError(f'{text!r} is not a file path')
     return text
-
-
-def handicap_flag(text):
-    """A handicap (駒落ち) as a flag names it, in Japanese or English: its KIF name."""
-    try:
-        return handicap_named(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def engine_command(text):

@@ -25,7 +25,8 @@ from alphazero.cli.run import ArgumentParser, run  # noqa: E402
 from alphazero.engines.players import engine_player, opponent_name  # noqa: E402
 from alphazero.files import atomic_output  # noqa: E402
 from alphazero.game.registry import load_game  # noqa: E402
-from alphazero.limits import MAX_ENGINES, MAX_GAMES, engine_command, handicap_flag, whole_number  # noqa: E402
+from alphazero.cli.flags import handicap_flag  # noqa: E402
+from alphazero.limits import MAX_ENGINES, MAX_GAMES, engine_command, whole_number  # noqa: E402
 from alphazero.play.matches import Match, play_matches  # noqa: E402
 from alphazero.play.openings import distinct_openings, paired_openings  # noqa: E402
 from alphazero.game.shogi_handicaps import HANDICAPS  # noqa: E402

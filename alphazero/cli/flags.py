@@ -1,9 +1,11 @@
 """The command line's flags. Those of the settings objects (alphazero/settings.py) are made from
 their fields, with the defaults the stage script passes in (its book constants, or the game's
 recipe: alphazero/cli/settings.py); the rest belong to how a script runs, not to a purpose."""
+import argparse
 import re
 from dataclasses import fields
 
+from alphazero.game.shogi_handicaps import handicap_named
 from alphazero.limits import engine_command, seed, whole_number
 from alphazero.network.runtimes import add_device_flag
 from alphazero.play.agent import AgentSpec
@@ -56,6 +58,14 @@ def agent_spec(args, **replaced):
     given = {key: getattr(args, key) for key in ('model', 'sims', 'level', 'settai', 'backend') if hasattr(args, key)}
     search = settings_of(SearchSettings, args, sims=args.sims or SearchSettings.sims)
     return AgentSpec(**{**given, 'search': search, **replaced})
+
+
+def handicap_flag(text):
+    """A handicap (駒落ち) as a flag names it, in Japanese or English: its KIF name."""
+    try:
+        return handicap_named(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def add_run_flags(parser):

@@ -158,7 +158,7 @@ class Agent(Player):
         if not self.level.simulations:
             return Analysis([([self.policy_move(state, self.level.temperature)], self.network_value(state))])
         search = self.search.with_sims(sims or self.level.simulations)
-        result = search_roots(self.evaluator, [state], search, with_lines=True, stop=stop, progress=progress)
+        result = search_roots(self.evaluator, [state], search, stop=stop, progress=progress)
         line, value = result.lines[0]
         if not line:  # stopped before its first simulation: the policy's most likely move
             return Analysis([([self.policy_move(state, 0.0)], self.network_value(state))])

@@ -76,7 +76,7 @@ class MctsPlayer(Player):
         scales = [0.0 if g or not sample else 1.0 for g in greedy]
         if self.determinize is None:
             return search_roots(self.evaluator, states, self.settings, self.root_noise, (scales, self.rng),
-                                with_lines=self.with_lines, stop=self.stop)
+                                stop=self.stop)
         drawn = [self.determinize(state, self.rng) for state in states for _ in range(DETERMINIZATIONS)]
         result = search_roots(self.evaluator, drawn, self.settings, self.root_noise, stop=self.stop)
         visits = result.visits.reshape(len(states), DETERMINIZATIONS, -1)
@@ -108,7 +108,8 @@ class MctsPlayer(Player):
             else:
                 scores = visits_to_scores(counts[legal_actions], self.temperature)
                 action = self.rng.choice(legal_actions, p=scores)
-        line = tuple(result.lines[row][0]) if result.lines else ()
+        # a line of a drawn root (what the player cannot see, determinized) is no line of the game
+        line = tuple(result.lines[row][0]) if self.with_lines and self.determinize is None else ()
         return int(action), Searched(policy, float(searched_value(counts, result.q[row])), line)
 
     def settai_choices(self, states, live_games=None):

@@ -60,8 +60,7 @@ def judge_moves(evaluator, search, states, actions, reviewed, solve=None):
     judged = []
     for first in range(0, len(plies), ROOTS_AT_ONCE):
         batch = plies[first:first + ROOTS_AT_ONCE]
-        result = search_roots(evaluator, [states[t] for t in batch], search, with_lines=True,
-                              played=[actions[t] for t in batch])
+        result = search_roots(evaluator, [states[t] for t in batch], search, played=[actions[t] for t in batch])
         judged += [judge(t, states, actions[t], best_other(result, row, actions[t]), float(result.q[row, actions[t]]),
                          solve) for row, t in enumerate(batch)]
     return judged

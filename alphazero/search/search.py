@@ -37,12 +37,12 @@ class SearchResult:
     value: np.ndarray    # (G,) the network's value of each root
     target: np.ndarray   # (G, A) the policy target: the visits, or Gumbel's improved policy
     action: Optional[np.ndarray] = None  # (G,) the move the root policy chose (Gumbel's), else None
-    lines: Optional[list] = None         # per root: (principal line, its value), when asked for
-    tree: Optional[Tree] = None          # the searched tree, when lines are asked for (more lines: tree.principal_line)
+    lines: Optional[list] = None         # per root: (principal line, its value)
+    tree: Optional[Tree] = None          # the searched tree (more lines: tree.principal_line)
 
 
-def search_roots(evaluator, roots, settings=SearchSettings(), root_noise=None, gumbel_noise=None, with_lines=False,
-                 stop=None, progress=None, played=None):
+def search_roots(evaluator, roots, settings=SearchSettings(), root_noise=None, gumbel_noise=None, stop=None,
+                 progress=None, played=None):
     """Search every root with settings.sims simulations (the first evaluates the roots) and return a
     SearchResult. root_noise: None (the book), or (alpha, weight, rng) for Dirichlet noise on the
     roots' priors. gumbel_noise: with Gumbel's root policy, (scales, rng) (gumbel.py's GumbelRoot).
@@ -73,10 +73,9 @@ def search_roots(evaluator, roots, settings=SearchSettings(), root_noise=None, g
 
     root_visits = tree.visits[:, 0]
     result = SearchResult(root_visits, tree.prior[:, 0], tree.root_q(), tree.node_value[:, 0],
-                          root_visits.astype(np.float64))
+                          root_visits.astype(np.float64), lines=[tree.principal_line(g) for g in range(len(roots))],
+                          tree=tree)
     root.finish(tree, result)
-    if with_lines:
-        result.lines, result.tree = [tree.principal_line(g) for g in range(len(roots))], tree
     return result
 
 
@@ -84,6 +83,5 @@ def search(evaluator, roots, sims, c_puct=C_PUCT, root_noise=None, with_lines=Fa
     """Visit counts (len(roots), A) of each root's moves after `sims` simulations: the
     book's search (search_roots with the book's settings). with_lines: also return, per root, its
     principal line and value (Tree.principal_line), which an engine reports to a GUI."""
-    result = search_roots(evaluator, roots, SearchSettings(sims=sims, c_puct=c_puct), root_noise,
-                          with_lines=with_lines)
+    result = search_roots(evaluator, roots, SearchSettings(sims=sims, c_puct=c_puct), root_noise)
     return (result.visits, result.lines) if with_lines else result.visits

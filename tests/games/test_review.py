@@ -78,7 +78,7 @@ def test_one_search_values_the_played_move_and_never_marks_the_preferred_one(tic
         assert not each.line or each.line[0] != actions[each.ply]
     assert [m.ply for m in marks] == [j.ply for j in judged if j.loss >= DUBIOUS_MOVE]
     assert all(m.bad == (m.loss >= BAD_MOVE) for m in marks)
-    preferred = [search_roots(untrained, [states[t]], search, with_lines=True, played=[actions[t]]).lines[0][0][0]
+    preferred = [search_roots(untrained, [states[t]], search, played=[actions[t]]).lines[0][0][0]
                  for t in range(len(actions))]
     assert all(mark.ply not in [t for t in range(len(actions)) if preferred[t] == actions[t]] for mark in marks)
 
