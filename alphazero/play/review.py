@@ -2,9 +2,10 @@
 expected score are marked 悪手 (a bad move) or 疑問手 (a dubious move), each with the move the review
 prefers and the line it expects.
 
-One search per position (all positions searched together) values both moves: the played move gets
-its share of that search (alphazero/search/played.py), and the loss is the preferred move's value
-minus the played move's, from the same tree, so that the noise between two searches marks nothing.
+One search per position (positions searched together) values both moves: the played move gets its
+share of that search (alphazero/search/played.py), and the loss is the value of the best other move
+(the most visited) minus the played move's, from the same tree, so that the noise between two
+searches marks nothing.
 Where the game's solver settles a position (a mate that df-pn proves, Othello's last empties,
 Connect Four), its exact result replaces the search's. The preferred move is never marked.
 """
@@ -15,7 +16,7 @@ from alphazero.search.search import search_roots
 
 BAD_MOVE = 0.2       # a loss of the mover's expected score (0 lost .. 1 won) of this much or more: 悪手
 DUBIOUS_MOVE = 0.1   # of this much or more: 疑問手
-ROOTS_AT_ONCE = 16   # positions searched together (a full-shogi tree of 300 simulations is about 20 MB)
+ROOTS_AT_ONCE = 16   # positions searched together (a full-shogi tree of 300 simulations takes about 25 MB)
 
 
 @dataclass(frozen=True)
