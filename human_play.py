@@ -600,7 +600,7 @@ def play(args, said):
     if args.settai:
         print(said['settai'], file=sys.stderr)
     if isinstance(args.review, str):
-        record_review(game, agent.replaced(level=None, settai=False), args.review, said)
+        record_review(game, agent, args.review, said)
         return
     next_action = ai_action(agent)
     if args.text:

@@ -65,22 +65,28 @@ def ladder_path(model_path):
     return os.path.join(os.path.dirname(os.path.abspath(model_path)), 'model.json')
 
 
-def read_ladder(model_path):
-    """The measured levels of a model (its model.json's `levels`), or None when it has none."""
+def model_entry(model_path, key):
+    """An entry of the model.json beside a model (`levels`, `handicaps`), or None when it has none."""
     path = ladder_path(model_path)
     try:
         with open(path, encoding='utf-8') as f:
-            entry = json.load(f).get('levels')
+            return json.load(f).get(key)
     except FileNotFoundError:
         return None
     except (OSError, ValueError, AttributeError) as error:
         raise UserError(f'{path} is not a readable model.json ({error}): restore it from the repository') from None
+
+
+def read_ladder(model_path):
+    """The measured levels of a model (its model.json's `levels`), or None when it has none."""
+    entry = model_entry(model_path, 'levels')
     if entry is None:
         return None
     try:
         return [Level(**level) for level in entry['levels']]
     except (KeyError, TypeError) as error:
-        raise UserError(f'{path}: its "levels" entry is not a ladder ({error}): measure it again with evaluate_levels.py') from None
+        raise UserError(f'{ladder_path(model_path)}: its "levels" entry is not a ladder ({error}): measure it again '
+                        'with evaluate_levels.py') from None
 
 
 def handicap_worth(model_path):
@@ -88,14 +94,7 @@ def handicap_worth(model_path):
     entry measured it (bench/usi_match.py --handicap: the model against a fixed opponent giving each
     handicap, and the even game): {name: Elo}, {} when not measured. The Elo of the AI giving a
     handicap is about its level's Elo less that cost."""
-    path = ladder_path(model_path)
-    try:
-        with open(path, encoding='utf-8') as f:
-            entry = json.load(f).get('handicaps') or {}
-    except FileNotFoundError:
-        return {}
-    except (OSError, ValueError, AttributeError) as error:
-        raise UserError(f'{path} is not a readable model.json ({error}): restore it from the repository') from None
+    entry = model_entry(model_path, 'handicaps') or {}
     return {name: result['elo_given'] for name, result in entry.get('games', {}).items()}
 
 

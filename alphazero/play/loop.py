@@ -75,10 +75,9 @@ def play_games(new_state, pairings, parallel=None, record=False, progress=None, 
                finished=None):
     """Play len(pairings) games, each between pairings[i] = (first player, second player).
 
-    Game i starts from starts[i] (default: new_state()) after the moves openings[i] (none by
-    default). Up to `parallel`
-    games are live at once (all of them by default); a finished game's place goes to the next one.
-    Returns the finished LiveGames in order: final state, opening, moves, and the records (input
+    Game i starts from starts[i] (when None or not given: new_state()) after the moves openings[i]
+    (none by default). Up to `parallel` games are live at once (all of them by default); a finished
+    game's place goes to the next one. Returns the finished LiveGames in order: final state, opening, moves, and the records (input
     planes, move distribution) of every player move when `record` is set. `finished(index, game)`,
     when given, hears of each game as it ends.
     """
@@ -92,7 +91,7 @@ def play_games(new_state, pairings, parallel=None, record=False, progress=None, 
         while waiting and len(live) < parallel:
             index = waiting.pop()
             opening = tuple(openings[index]) if openings else ()
-            state = starts[index] if starts else new_state()
+            state = starts[index] if starts and starts[index] is not None else new_state()
             for action in opening:
                 state = state.next(action)
             live[index] = LiveGame(index, state, opening)

@@ -56,10 +56,10 @@ def play_matches(game, matches, parallel=None, progress=None, done=None, keep=No
         if finished:
             finished(match, i, result)
 
-    def start(match, i):
+    def start(match, i):  # None: the game's own start, made when the game begins
         if match.handicap is not None:
             return match.handicap
-        return starts[match.key][i] if starts[match.key] else game.State()
+        return starts[match.key][i] if starts[match.key] else None
     if todo:
         play_games(game.State, [match.pairing(i) for match, i in todo], parallel, progress=progress,
                    openings=[match.openings[i] for match, i in todo], finished=ended,

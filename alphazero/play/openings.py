@@ -20,7 +20,7 @@ def random_moves(game, count, rng, start=None):
     """`count` random moves from `start` (a State; default: the game's start), none of which decides
     the game: each leaves it unfinished and gives the reply no win at once (in shogi a random move can
     hang the lion). Fewer when no such move is left."""
-    state, moves = start or game.State(), []
+    state, moves = start if start is not None else game.State(), []
     for _ in range(count):
         children = {action: state.next(action) for action in state.legal_actions()}
         undecided = [action for action, child in children.items() if not decided(child)]

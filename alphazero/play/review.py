@@ -58,12 +58,18 @@ def judge_moves(evaluator, search, states, actions, reviewed, solve=None):
     with `search` (SearchSettings), the played move given its share; solve(state) -> Solved or None,
     when given, settles positions exactly (before the move: the mover's best; after it: the opponent's)."""
     plies = [t for t in range(len(actions)) if reviewed(t) and not states[t].is_done()]
+    known = {}  # t -> the solver's result at states[t]: a position is the one after a move and the one before the next
+
+    def solved(t):
+        if t not in known:
+            known[t] = solve(states[t]) if solve and not states[t].is_done() else None
+        return known[t]
     judged = []
     for first in range(0, len(plies), ROOTS_AT_ONCE):
         batch = plies[first:first + ROOTS_AT_ONCE]
         result = search_roots(evaluator, [states[t] for t in batch], search, played=[actions[t] for t in batch])
         judged += [judge(t, states, actions[t], best_other(result, row, actions[t]), float(result.q[row, actions[t]]),
-                         solve) for row, t in enumerate(batch)]
+                         solved) for row, t in enumerate(batch)]
     return judged
 
 
@@ -76,16 +82,17 @@ def best_other(result, row, played):
     return result.tree.principal_line(row, other) if visits[other] > 0 else ([], -float('inf'))
 
 
-def judge(t, states, played, other_line, played_value, solve):
+def judge(t, states, played, other_line, played_value, solved):
     """The Judged of the move `played` from states[t]: the best other move's line and value against
-    the played move's value, each replaced by an exact result where the solver or the rules give one.
-    The played move is the preferred one when no other move is worth more."""
+    the played move's value, each replaced by an exact result where the solver (solved(t): the
+    Solved of states[t], or None) or the rules give one. The played move is the preferred one when no
+    other move is worth more."""
     line, best_value = other_line
-    before_solved = solve(states[t]) if solve else None
+    before_solved = solved(t)
     if before_solved is not None:
         line, best_value = before_solved.line, before_solved.value
     after = states[t + 1]
-    after_solved = None if after.is_done() or not solve else solve(after)
+    after_solved = solved(t + 1)
     if after.is_done():
         played_value = -terminal_value(after)
     elif after_solved is not None:

@@ -9,6 +9,7 @@ Beyond the book, off unless SearchSettings (alphazero/settings.py) ask for it (d
 what it buys): Gumbel's root policy (gumbel.py). A review searches the move played as well (played.py).
 """
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Optional
 
 import numpy as np
@@ -37,8 +38,13 @@ class SearchResult:
     value: np.ndarray    # (G,) the network's value of each root
     target: np.ndarray   # (G, A) the policy target: the visits, or Gumbel's improved policy
     action: Optional[np.ndarray] = None  # (G,) the move the root policy chose (Gumbel's), else None
-    lines: Optional[list] = None         # per root: (principal line, its value)
     tree: Optional[Tree] = None          # the searched tree (more lines: tree.principal_line)
+
+    @cached_property
+    def lines(self):
+        """Per root: (principal line, its value), walked down the tree when first asked for (self-play
+        never asks)."""
+        return [self.tree.principal_line(g) for g in range(len(self.tree.roots))]
 
 
 def search_roots(evaluator, roots, settings=SearchSettings(), root_noise=None, gumbel_noise=None, stop=None,
@@ -73,8 +79,7 @@ def search_roots(evaluator, roots, settings=SearchSettings(), root_noise=None, g
 
     root_visits = tree.visits[:, 0]
     result = SearchResult(root_visits, tree.prior[:, 0], tree.root_q(), tree.node_value[:, 0],
-                          root_visits.astype(np.float64), lines=[tree.principal_line(g) for g in range(len(roots))],
-                          tree=tree)
+                          root_visits.astype(np.float64), tree=tree)
     root.finish(tree, result)
     return result
 

@@ -241,6 +241,7 @@ def test_the_page_reads_kif_ki2_and_csa_records_as_our_reader_does(tmp_path):
     import random
     import cshogi.KIF
     from alphazero.game.shogi_handicaps import HANDICAPS
+    from alphazero.records.common import replay
     from alphazero.records.read import read_records
     from alphazero.records.shogi import Record, write_csa
     game = load_game('shogi9')
@@ -249,11 +250,11 @@ def test_the_page_reads_kif_ki2_and_csa_records_as_our_reader_does(tmp_path):
     for i, (kind, start) in enumerate([('kif', None), ('ki2', '角落ち'), ('csa', None), ('kif', '二枚落ち'), ('ki2', '香落ち'),
                                        ('csa', None)]):
         state = game.State(HANDICAPS[start]) if start else game.State()
-        first, actions = state, []
+        first, actions, usi = state, [], []
         while not state.is_done() and len(actions) < 40 + 30 * i:
             actions.append(rng.choice(state.legal_actions()))
+            usi.append(game.action_name(state, actions[-1]))
             state = state.next(actions[-1])
-        usi = [game.action_name(s, a) for s, a in zip(states_of(first, actions), actions)]
         games.append((start, usi, not state.is_done()))
         path = str(tmp_path / f'{i}.{kind}')
         if kind == 'kif':
@@ -279,19 +280,9 @@ def test_the_page_reads_kif_ki2_and_csa_records_as_our_reader_does(tmp_path):
     by_page = [json.loads(line) for line in read.stdout.splitlines()]
     for (start, usi, resigned), path, page in zip(games, paths, by_page):
         ours, problems = read_records(path, game)
-        assert problems == [] and page['moves'] == usi == [game.action_name(s, a) for s, a in
-                                                            zip(states_of(ours[0].start and game.State(ours[0].start)
-                                                                          or game.State(), list(ours[0])), ours[0])], path
+        assert problems == [] and page['moves'] == usi == [game.action_name(s, a) for s, a in replay(game, ours[0])[0]], path
         assert page['handicap'] == (start or '') and page['resigned'] == resigned, (path, page)
     assert by_page[-1]['error'] == '▲５五玉' and by_page[-1]['plies'] == 2
-
-
-def states_of(state, actions):
-    states = []
-    for action in actions:
-        states.append(state)
-        state = state.next(action)
-    return states
 
 
 def test_javascript_check_fails_on_a_wrong_vector(tmp_path):
