@@ -49,6 +49,7 @@ TR_EPOCHS = 5             # passes over the training positions (as 【オセロA
 TR_VALIDATION = 0.1       # share of the games kept for validation
 TR_LEARNING_RATE = 0.001  # Adam's learning rate in the first epoch, times TR_DECAY every epoch (as 【オセロAIを作る①】)
 TR_DECAY = 0.8
+TR_SCORE_SHARE = 0.0      # share of a value target from the record's engine score (dlshogi's val_lambda: 0.333), the rest the result
 RECORD_GAMES = ('othello8', 'othello8planes', 'shogi9')
 METRICS_FILE = 'records_metrics.jsonl'
 CHECKPOINT_FILE = 'records_checkpoint.json'  # the epochs done and the place in the next, and the model (with its optimizer) they made
@@ -154,11 +155,13 @@ def remove_checkpoint(path):
 
 @dataclass(frozen=True)
 class RecordsTraining:
-    """How train_records.py trains: its passes over the games, batch, validation share and first step size."""
+    """How train_records.py trains: its passes over the games, batch, validation share, first step
+    size, and the share of the value targets that the records' engine scores make."""
     epochs: int = TR_EPOCHS
     batch_size: int = RN_BATCH_SIZE
     validation: float = TR_VALIDATION
     learning_rate: float = TR_LEARNING_RATE
+    score_share: float = TR_SCORE_SHARE
 
 
 def train_records(game, games, network=NetworkSettings(), training=RecordsTraining(), play_sims=None, seed=None,
@@ -178,7 +181,9 @@ def train_records(game, games, network=NetworkSettings(), training=RecordsTraini
     valid_games = [moves for moves, held_out in zip(games, held) if held_out]
     if len(valid_games) == len(games):
         raise UserError(f'all {len(games)} games fell in the validation share: give more games or a smaller --validation')
-    train = records_to_arrays(game, [moves for moves, held_out in zip(games, held) if not held_out])
+    # the validation games are measured against their results alone, whatever the training's targets
+    train = records_to_arrays(game, [moves for moves, held_out in zip(games, held) if not held_out],
+                              training.score_share)
     valid = records_to_arrays(game, valid_games) if valid_games else None
     print(f'{len(games) - len(valid_games)} training games ({len(train[2])} positions), '
           f'{len(valid_games)} validation games ({len(valid[2]) if valid else 0} positions)')
@@ -265,6 +270,10 @@ def parse_args(argv=None):
     parser.add_argument('--learning-rate', type=real_number(1e-7, 1), default=TR_LEARNING_RATE, metavar='LR',
                         help="Adam's learning rate in the first epoch, times %s every epoch; with --from-best a "
                              "smaller one changes the trained model less (default: %%(default)s)" % TR_DECAY)
+    parser.add_argument('--score-share', type=real_number(0, 1), default=TR_SCORE_SHARE, metavar='SHARE',
+                        help="share of each position's value target taken from the score its record's engine gave "
+                             "it (CSA '** lines; dlshogi's val_lambda is 0.333), the rest from the game's result "
+                             '(default: %(default)s)')
     parser.add_argument('--seed', type=seed, help='random seed of the split, the network and the symmetries')
     parser.add_argument('--min-rating', type=real_number(-1e6, 1e6), metavar='R',
                         help="keep only the games whose two players a floodgate CSA file rates R or more (the shogi "
@@ -281,7 +290,7 @@ def main():
     game = load_game(args.game)
     hold_run_folder(game)
     games = read_games(game, args.files, args.min_rating)
-    training = RecordsTraining(args.epochs, args.batch_size, args.validation, args.learning_rate)
+    training = RecordsTraining(args.epochs, args.batch_size, args.validation, args.learning_rate, args.score_share)
     train_records(game, games, settings_of(NetworkSettings, args), training, args.play_sims, args.seed, args.from_best)
 
 

@@ -1,6 +1,7 @@
 """The positions of game records as training data: every position where the side to move had a
-choice, with the move played and the game's result for the side to move (train_records.py learns
-from them alone, a training stage beside self-play's with TrainingSettings.records)."""
+choice, with the move played and the game's result for the side to move, or a blend of it with
+the score the record's engine gave the position (train_records.py learns from them alone, a
+training stage beside self-play's with TrainingSettings.records)."""
 import array
 import sys
 
@@ -49,17 +50,23 @@ def read_games(game, paths, min_rating=None):
 # shogi: 32 bytes each, as dlshogi keeps them) keeps them packed, its planes made a batch at a time
 # while training, so that ten million positions take a few hundred MB; other games keep their
 # planes, those of 0/1 as bytes (a quarter of the memory). The positions are stacked CHUNK at a time
-# and the moves and results kept as C arrays, so that making them needs little more memory than they take
+# and the moves and results kept as C arrays, so that making them needs little more memory than they take.
+# With score_share, a position the record scores (an engine's centipawns: Record.scores) has as its
+# value target that share of the score's winning chance and the rest of the result (as dlshogi's
+# val_lambda mixes them: a deeper teacher's judgement of each position, not one result per game)
 CHUNK = 10_000
 
 
-def records_to_arrays(game, games):
+def records_to_arrays(game, games, score_share=0.0):
     chunks, positions, actions, values = [], [], array.array('i'), array.array('f')
+    scores = array.array('f')  # the mover's centipawns, NaN where the record gives none
     for moves in tqdm(games, desc='positions of the games', unit='game', delay=1, leave=False):
         played, final = replay(game, moves)
+        scored, index = getattr(moves, 'scores', {}), -1
         for state, action in played:
             if action == game.PASS:
                 continue
+            index += 1  # the index of the move among the record's (the passes replay adds are not in it)
             if game.packed_planes:
                 positions.append(state.pack())
             else:
@@ -68,13 +75,50 @@ def records_to_arrays(game, games):
                 positions.append(as_bytes if np.array_equal(as_bytes, planes) else planes)
             actions.append(action)
             values.append(record_value(moves, final, state.is_first_player()))
+            score = scored.get(index)
+            scores.append(np.nan if score is None else score if state.is_first_player() else -score)
             if len(positions) == CHUNK:
                 chunks.append(np.stack(positions))
                 positions = []
     if positions:
         chunks.append(np.stack(positions))
+    values = np.array(values, np.float32)
+    if score_share:
+        values = blended_values(values, np.array(scores, np.float32), score_share)
     # bytes and floats together become floats, as one np.stack of them all would make them
-    return np.concatenate(chunks), np.array(actions, np.int32), np.array(values, np.float32)
+    return np.concatenate(chunks), np.array(actions, np.int32), values
+
+
+# Centipawns as winning chances: p = 1 / (1 + exp(-cp / scale)), each engine counting its centipawns
+# its own way, so the scale is the one under which the games' own scores best predict their results
+# (a mate, +-30000 in CSA files, is left out of the fit and reads as certain)
+SCALES = np.geomspace(50, 5000, 231)  # 2% apart
+MATE_SCORE = 30000
+
+
+def fitted_scale(scores, results):
+    """The scale of the most likely logistic fit of the decisive results to the scores (the mover's
+    centipawns, NaN for none), or None when no decisive position has a score."""
+    fitted = ~np.isnan(scores) & (results != 0) & (np.abs(scores) < MATE_SCORE)
+    signed = np.where(results[fitted] > 0, scores[fitted], -scores[fitted])  # positive: the score named the winner
+    if not signed.size:
+        return None
+    return float(SCALES[np.argmin([np.logaddexp(0, -signed / scale).sum() for scale in SCALES])])
+
+
+def blended_values(results, scores, share):
+    """Value targets: `share` of each scored position's winning chance (as a value, 2p - 1) and the
+    rest of its result; a position without a score keeps its result."""
+    scale = fitted_scale(scores, results)
+    if scale is None:
+        print('the records hold no engine scores: the value targets are the results alone', file=sys.stderr)
+        return results
+    scored = ~np.isnan(scores)
+    print(f'value targets: {share:g} of the engines\' scores (winning chance 1 / (1 + exp(-cp / {scale:.0f})), '
+          f'fitted to the results) and {1 - share:g} of the result, in {scored.mean():.0%} of the positions',
+          file=sys.stderr)
+    chance = np.tanh(np.where(scored, scores, 0) / (2 * scale))  # 2p - 1
+    return np.where(scored, (1 - share) * results + share * chance, results).astype(np.float32)
 
 
 READ = {}  # (game, record files) -> their positions, the last files read in this process

@@ -45,14 +45,17 @@ class Record(list):
     that its moves do not reach by the rules (a resignation); None otherwise. `evaluations`: what the
     players said of their moves, {index of the move: (value for its mover, the line of actions it
     expected)}, as LiveGame keeps them. `ratings`: the players' ratings (先手, 後手) that a floodgate
-    CSA file states, else None. `start`: the SFEN of a handicap game's start (駒落ち), else None."""
+    CSA file states, else None. `start`: the SFEN of a handicap game's start (駒落ち), else None.
+    `scores`: what a CSA file's engines said of their moves, {index of the move: centipawns for 先手}
+    (floodgate's `'** 296` lines), in each engine's own units."""
 
-    def __init__(self, actions, result=None, evaluations=None, ratings=None, start=None):
+    def __init__(self, actions, result=None, evaluations=None, ratings=None, start=None, scores=None):
         super().__init__(actions)
         self.result = result
         self.evaluations = evaluations or {}
         self.ratings = ratings
         self.start = start
+        self.scores = scores or {}
 
 
 def stated_result(final, ending):
@@ -106,6 +109,28 @@ def read_text(path):
     return data.decode('utf-8', errors='replace')
 
 
+# A CSA move (+7776FU), several of which a line may hold between commas (+7776FU,T12)
+CSA_MOVE = re.compile(r'[+-]\d{4}[A-Z]{2}')
+CSA_SCORE = re.compile(r"'\*\*\s*(-?\d+)")
+
+
+def csa_scores(text):
+    """Each game's scores in a CSA text (games separated by `/` lines): {index of the move: the
+    centipawns of the `'** N ...` line after it}, the engine's score from 先手's side."""
+    games, scores, moves = [], {}, 0
+    for line in text.splitlines():
+        line = line.strip()
+        if line == '/':
+            games.append(scores)
+            scores, moves = {}, 0
+        elif CSA_SCORE.match(line):
+            if moves:
+                scores[moves - 1] = int(CSA_SCORE.match(line).group(1))
+        elif not line.startswith("'"):
+            moves += sum(bool(CSA_MOVE.fullmatch(part)) for part in line.split(','))
+    return games + [scores]
+
+
 def read_csa_or_kif(path, game, unfinished=False):
     import cshogi.CSA
     import cshogi.KIF
@@ -117,13 +142,19 @@ def read_csa_or_kif(path, game, unfinished=False):
     except Exception as error:  # cshogi's parsers raise many kinds of error on bad text
         problems.append(f'{path}: not a readable {"KIF" if is_kif else "CSA"} file ({str(error)[:100]}); skipped')
         return games, problems
-    for number, record in enumerate(parsed if isinstance(parsed, list) else [parsed], 1):
+    parsed = parsed if isinstance(parsed, list) else [parsed]
+    scores = csa_scores(text) if not is_kif else []
+    for number, record in enumerate(parsed, 1):
         read = len(games)
         to_record(game, record.sfen, record.moves, record.endgame, f'{path}: game {number}', games, problems,
                   unfinished)
+        if len(games) == read:
+            continue
         ratings = getattr(record, 'ratings', None)  # floodgate's 'black_rate / 'white_rate lines (CSA)
-        if len(games) > read and ratings and all(ratings):
+        if ratings and all(ratings):
             games[-1].ratings = tuple(float(r) for r in ratings)
+        if len(scores) == len(parsed):  # else the games were split otherwise than by `/` lines
+            games[-1].scores = {i: cp for i, cp in scores[number - 1].items() if i < len(games[-1])}
     return games, problems
 
 

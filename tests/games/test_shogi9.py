@@ -232,6 +232,53 @@ def test_records_round_trip(game, tmp_path):
         assert [r.result for r in read] == [g.result for g in games]
 
 
+def test_engine_scores_are_read_as_cshogi_reads_them(game, tmp_path):
+    """The `'** N` lines after a CSA move (floodgate's, make_records.py's) are read as that move's
+    score, from 先手's side, for the games of a many-game file; cshogi's parser, a second reader,
+    finds the same (it says 0 where a move has none)."""
+    import cshogi.CSA
+    from alphazero.game.values import centipawns
+    from alphazero.records.read import read_records
+    from alphazero.records.shogi import Record, write_csa
+    rng = random.Random(5)
+    games = []
+    for _ in range(4):
+        state, actions, evaluations = game.State(), [], {}
+        while len(actions) < 80 and not state.is_done():
+            if rng.random() < 0.7:  # the mover's value; the random opening moves have none
+                evaluations[len(actions)] = (rng.uniform(-0.99, 0.99), [])
+            actions.append(rng.choice(state.legal_actions()))
+            state = state.next(actions[-1])
+        games.append(Record(actions, None if state.is_done() else -1 if state.is_first_player() else 1, evaluations))
+    path = str(tmp_path / 'scored.csa')
+    write_csa(path, games, game)
+    read, problems = read_records(path, game)
+    parsed = cshogi.CSA.Parser.parse_file(path)
+    assert problems == [] and len(read) == len(parsed) == 4
+    for written, record, theirs in zip(games, read, parsed):
+        black = {i: centipawns(v if i % 2 == 0 else -v) for i, (v, _) in written.evaluations.items()}
+        assert record.scores == black and len(black) > 20
+        assert [record.scores.get(i, 0) for i in range(len(record))] == list(theirs.scores)
+
+
+def test_value_targets_blend_the_scores_at_the_scale_the_results_fit():
+    """fitted_scale finds the scale of the logistic curve that made the results (drawn from known
+    winning chances), and blended_values mixes each scored position's chance with its result."""
+    from alphazero.records.positions import MATE_SCORE, blended_values, fitted_scale
+    rng = np.random.default_rng(0)
+    scores = rng.uniform(-3000, 3000, 20000).astype(np.float32)
+    results = np.where(rng.random(20000) < 1 / (1 + np.exp(-scores / 700)), 1, -1).astype(np.float32)
+    assert 630 < fitted_scale(scores, results) < 770
+    assert 630 < fitted_scale(-scores, -results) < 770  # the other side's view of the same positions
+    scores[:3] = np.nan, MATE_SCORE, -MATE_SCORE  # no score, and the two mates
+    blended = blended_values(results, scores, 0.25)
+    scale = fitted_scale(scores, results)
+    assert blended[0] == results[0] and blended[1] == 0.75 * results[1] + 0.25 and blended[2] == 0.75 * results[2] - 0.25
+    assert np.allclose(blended[3:], 0.75 * results[3:] + 0.25 * np.tanh(scores[3:] / (2 * scale)))
+    none = np.full(5, np.nan, np.float32)
+    assert fitted_scale(none, results[:5]) is None and np.array_equal(blended_values(results[:5], none, 0.5), results[:5])
+
+
 def test_bad_records_are_skipped_by_name(game, tmp_path):
     from alphazero.records.read import read_records
     path = tmp_path / 'bad.usi'
