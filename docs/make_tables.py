@@ -226,15 +226,10 @@ def mate_table(page):
 
 
 def mate_shipped_table(page):
-    measured = shipped()['shogi9']['measured']
     runs = measured_in('lab', 'mate-search.json')['shipped']['runs']
-    groups = []
-    for mode in (True, False):
-        for depth in (1, 3):
-            opponent = f'Fairy-Stockfish depth {depth}'
-            shipped_runs = measured[f'fairy-stockfish; go depth {depth}']['runs'] if mode else []
-            groups.append((mode, opponent, shipped_runs + chosen_runs(runs, mode, opponent)))
-    return mate_rows(groups, moves=False)
+    opponents = [f'Fairy-Stockfish depth {depth}' for depth in (1, 3)]
+    return mate_rows([(mode, opponent, chosen_runs(runs, mode, opponent)) for mode in (True, False)
+                      for opponent in opponents], moves=False)
 
 
 # Each run's score (wins and half the draws over its games) and the won-drew-lost of all runs; `keys`
