@@ -50,6 +50,7 @@ TR_VALIDATION = 0.1       # share of the games kept for validation
 TR_LEARNING_RATE = 0.001  # Adam's learning rate in the first epoch, times TR_DECAY every epoch (as 【オセロAIを作る①】)
 TR_DECAY = 0.8
 TR_SCORE_SHARE = 0.0      # share of a value target from the record's engine score (dlshogi's val_lambda: 0.333), the rest the result
+TR_OPENING = 0            # moves at the start of each game not learned (make_records.py --opening plays them at random)
 RECORD_GAMES = ('othello8', 'othello8planes', 'shogi9')
 METRICS_FILE = 'records_metrics.jsonl'
 CHECKPOINT_FILE = 'records_checkpoint.json'  # the epochs done and the place in the next, and the model (with its optimizer) they made
@@ -156,12 +157,14 @@ def remove_checkpoint(path):
 @dataclass(frozen=True)
 class RecordsTraining:
     """How train_records.py trains: its passes over the games, batch, validation share, first step
-    size, and the share of the value targets that the records' engine scores make."""
+    size, the share of the value targets that the records' engine scores make, and the moves at the
+    start of each game left out."""
     epochs: int = TR_EPOCHS
     batch_size: int = RN_BATCH_SIZE
     validation: float = TR_VALIDATION
     learning_rate: float = TR_LEARNING_RATE
     score_share: float = TR_SCORE_SHARE
+    opening: int = TR_OPENING
 
 
 def train_records(game, games, network=NetworkSettings(), training=RecordsTraining(), play_sims=None, seed=None,
@@ -183,8 +186,8 @@ def train_records(game, games, network=NetworkSettings(), training=RecordsTraini
         raise UserError(f'all {len(games)} games fell in the validation share: give more games or a smaller --validation')
     # the validation games are measured against their results alone, whatever the training's targets
     train = records_to_arrays(game, [moves for moves, held_out in zip(games, held) if not held_out],
-                              training.score_share)
-    valid = records_to_arrays(game, valid_games) if valid_games else None
+                              training.score_share, training.opening)
+    valid = records_to_arrays(game, valid_games, opening=training.opening) if valid_games else None
     print(f'{len(games) - len(valid_games)} training games ({len(train[2])} positions), '
           f'{len(valid_games)} validation games ({len(valid[2]) if valid else 0} positions)')
 
@@ -274,6 +277,9 @@ def parse_args(argv=None):
                         help="share of each position's value target taken from the score its record's engine gave "
                              "it (CSA '** lines; dlshogi's val_lambda is 0.333), the rest from the game's result "
                              '(default: %(default)s)')
+    parser.add_argument('--opening', type=whole_number(0, 60), default=TR_OPENING, metavar='K',
+                        help='leave out the first K moves of each game, neither trained on nor measured: the random '
+                             'opening of records made with make_records.py --opening K (default: %(default)s)')
     parser.add_argument('--seed', type=seed, help='random seed of the split, the network and the symmetries')
     parser.add_argument('--min-rating', type=real_number(-1e6, 1e6), metavar='R',
                         help="keep only the games whose two players a floodgate CSA file rates R or more (the shogi "
@@ -290,7 +296,8 @@ def main():
     game = load_game(args.game)
     hold_run_folder(game)
     games = read_games(game, args.files, args.min_rating)
-    training = RecordsTraining(args.epochs, args.batch_size, args.validation, args.learning_rate, args.score_share)
+    training = RecordsTraining(args.epochs, args.batch_size, args.validation, args.learning_rate, args.score_share,
+                               args.opening)
     train_records(game, games, settings_of(NetworkSettings, args), training, args.play_sims, args.seed, args.from_best)
 
 

@@ -53,11 +53,13 @@ def read_games(game, paths, min_rating=None):
 # and the moves and results kept as C arrays, so that making them needs little more memory than they take.
 # With score_share, a position the record scores (an engine's centipawns: Record.scores) has as its
 # value target that share of the score's winning chance and the rest of the result (as dlshogi's
-# val_lambda mixes them: a deeper teacher's judgement of each position, not one result per game)
+# val_lambda mixes them: a deeper teacher's judgement of each position, not one result per game).
+# The first `opening` moves of each game are left out: make_records.py --opening plays them at
+# random, and a network taught them would learn random play in the first positions of every game
 CHUNK = 10_000
 
 
-def records_to_arrays(game, games, score_share=0.0):
+def records_to_arrays(game, games, score_share=0.0, opening=0):
     chunks, positions, actions, values = [], [], array.array('i'), array.array('f')
     scores = array.array('f')  # the mover's centipawns, NaN where the record gives none
     for moves in tqdm(games, desc='positions of the games', unit='game', delay=1, leave=False):
@@ -67,6 +69,8 @@ def records_to_arrays(game, games, score_share=0.0):
             if action == game.PASS:
                 continue
             index += 1  # the index of the move among the record's (the passes replay adds are not in it)
+            if index < opening:
+                continue
             if game.packed_planes:
                 positions.append(state.pack())
             else:
@@ -82,6 +86,8 @@ def records_to_arrays(game, games, score_share=0.0):
                 positions = []
     if positions:
         chunks.append(np.stack(positions))
+    if not chunks:
+        raise UserError(f'the {len(games)} games have no move after their first {opening}: give a smaller --opening')
     values = np.array(values, np.float32)
     if score_share:
         values = blended_values(values, np.array(scores, np.float32), score_share)

@@ -85,9 +85,12 @@ def test_bad_games_are_reported_by_file_and_game_and_skipped(workdir):
 
 def test_train_records_refuses_bad_input_in_one_line(workdir):
     open('empty.txt', 'w').close()
+    write_transcripts('games.txt', random_records(3, seed=1), othello8)
     for args, message in ((['empty.txt'], 'error: no readable othello8 game in empty.txt'),
                           (['missing.wtb'], 'error: missing.wtb: no such file'),
-                          (['empty.txt', '--validation', '1'], 'error: argument --validation: 1 is out of range')):
+                          (['empty.txt', '--validation', '1'], 'error: argument --validation: 1 is out of range'),
+                          (['games.txt', '--opening', '60', '--validation', '0'],
+                           'error: the 3 games have no move after their first 60: give a smaller --opening')):
         result = run_script('train_records.py', *args, cwd=workdir, timeout=120)
         assert result.returncode == 2 and result.stderr.strip().splitlines()[-1].startswith(message), result.stderr
 
@@ -221,6 +224,21 @@ def test_positions_made_in_chunks_are_the_positions_made_at_once(name, monkeypat
     positions = np.stack([state.pack() if game.packed_planes else state.planes() for moves in games
                           for state, action in replay(game, moves)[0] if action != game.PASS])
     assert np.array_equal(whole[0], positions) and whole[0].dtype == np.uint8
+
+
+def test_the_random_opening_of_each_game_is_not_learned():
+    """With opening K, the positions before each game's K-th move (make_records.py --opening plays
+    them at random) are left out, and only they; a passing move is not counted as a move."""
+    from alphazero.errors import UserError
+    from alphazero.records.positions import records_to_arrays
+    games = random_records(6, seed=8)
+    kept = [[(s, a) for s, a in replay(othello8, moves)[0] if a != othello8.PASS][4:] for moves in games]
+    positions, actions, values = records_to_arrays(othello8, games, opening=4)
+    assert list(actions) == [a for game in kept for s, a in game]
+    assert np.array_equal(positions, np.stack([s.planes() for game in kept for s, a in game]))
+    assert len(values) == sum(len(moves) for moves in games) - 4 * len(games)
+    with pytest.raises(UserError, match='--opening'):
+        records_to_arrays(othello8, games, opening=60)
 
 
 def test_the_validation_games_depend_only_on_the_games():
