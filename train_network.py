@@ -67,7 +67,7 @@ def load_data(game=None, trust_pickle=False, window=RN_WINDOW, margins=False):
 # Beyond the book: positions of records (--records) beside the self-play window, drawn anew each
 # stage to make --records-share of the training positions, so that what the records taught stays
 def beside_records(game, data, training, rng):
-    records = record_positions(game, training.records)
+    records = record_positions(game, training.records, training.records_opening)
     count = round(len(data[2]) * training.records_share / (1 - training.records_share))
     planes, policy, value = batch_of(game, records, rng.choice(len(records[2]), count, replace=count > len(records[2])))
     return (np.concatenate([data[0], planes.astype(data[0].dtype)]), np.concatenate([data[1], policy.astype(data[1].dtype)]),

@@ -107,6 +107,8 @@ class TrainingSettings:
                              file_path, metavar='FILE')
     records_share: float = setting(0.5, 'with --records: the share of each stage\'s training positions drawn from the '
                                         'records, beside the self-play window', real_number(0.0, 0.95), metavar='S')
+    records_opening: int = setting(0, 'with --records: leave out the first K moves of each record game, the random '
+                                      'opening of make_records.py --opening K', whole_number(0, 60), metavar='K')
 
 
 @dataclass(frozen=True)

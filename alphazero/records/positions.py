@@ -127,14 +127,14 @@ def blended_values(results, scores, share):
     return np.where(scored, (1 - share) * results + share * chance, results).astype(np.float32)
 
 
-READ = {}  # (game, record files) -> their positions, the last files read in this process
+READ = {}  # (game, record files, opening) -> their positions, the last files read in this process
 
 
-def record_positions(game, paths):
+def record_positions(game, paths, opening=0):
     """records_to_arrays of every game in the files `paths`, read once in a process (a training
     cycle draws from them every stage)."""
-    key = (game.NAME, tuple(paths))
+    key = (game.NAME, tuple(paths), opening)
     if key not in READ:
         READ.clear()  # one set of records at a time
-        READ[key] = records_to_arrays(game, read_games(game, list(paths)))
+        READ[key] = records_to_arrays(game, read_games(game, list(paths)), opening=opening)
     return READ[key]

@@ -156,7 +156,8 @@ def test_onnxruntime_uses_only_the_cpus_the_process_may_use():
 @pytest.mark.slow
 def test_records_stay_in_the_training_data_beside_self_play(workdir):
     """--records: each stage trains on the self-play window and on positions drawn from the records,
-    --records-share of the whole; the flags of train_cycle.py carry the files (repeatable) and the share."""
+    --records-share of the whole; the flags of train_cycle.py carry the files (repeatable), the share and
+    the opening left out."""
     from alphazero.records.othello import write_transcripts
     from conftest import random_records
     from train_cycle import parse_args
@@ -168,8 +169,13 @@ def test_records_stay_in_the_training_data_beside_self_play(workdir):
     write_transcripts('records.txt', random_records(5, seed=4), game)
     losses = train_network(game, TrainingSettings(epochs=1, records=('records.txt',), records_share=0.25), seed=0)
     assert losses['samples'] == 60 + 20  # a quarter of 80
-    args = parse_args(['--game', 'othello8', '--records', 'a.txt', '--records', 'b.wtb', '--records-share', '0.3'])
+    # --records-opening leaves out each record game's first moves, and only they
+    from alphazero.records.positions import record_positions
+    whole = len(record_positions(game, ('records.txt',))[2])
+    assert len(record_positions(game, ('records.txt',), 4)[2]) == whole - 4 * 5
+    args = parse_args(['--game', 'othello8', '--records', 'a.txt', '--records', 'b.wtb', '--records-share', '0.3',
+                       '--records-opening', '6'])
     from alphazero.cli.flags import settings_of
     training = settings_of(TrainingSettings, args)
-    assert training.records == ('a.txt', 'b.wtb') and training.records_share == 0.3
+    assert training.records == ('a.txt', 'b.wtb') and training.records_share == 0.3 and training.records_opening == 6
     assert settings_of(TrainingSettings, parse_args(['--game', 'othello8'])).records == ()
