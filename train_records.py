@@ -40,7 +40,8 @@ from alphazero.network.onnx_export import ensure_onnx
 from alphazero.records.positions import read_games, records_to_arrays
 from alphazero.cli.settings import parse_game_args
 from alphazero.data.run_folder import hold_run_folder
-from alphazero.data.training import EpochPlace, batch_of, compile_model, epoch_batches, train_epoch
+from alphazero.data.training import Anchor, EpochPlace, batch_of, compile_model, epoch_batches, train_epoch
+from alphazero.network.load import load_network
 from dual_network import build_network, describe_network
 from train_network import RN_BATCH_SIZE
 
@@ -51,6 +52,7 @@ TR_LEARNING_RATE = 0.001  # Adam's learning rate in the first epoch, times TR_DE
 TR_DECAY = 0.8
 TR_SCORE_SHARE = 0.0      # share of a value target from the record's engine score (dlshogi's val_lambda: 0.333), the rest the result
 TR_OPENING = 0            # moves at the start of each game not learned (make_records.py --opening plays them at random)
+TR_ANCHOR = 0.0           # with --from-best: share of each target from the model it started from, against forgetting
 RECORD_GAMES = ('othello8', 'othello8planes', 'shogi9')
 METRICS_FILE = 'records_metrics.jsonl'
 CHECKPOINT_FILE = 'records_checkpoint.json'  # the epochs done and the place in the next, and the model (with its optimizer) they made
@@ -157,14 +159,16 @@ def remove_checkpoint(path):
 @dataclass(frozen=True)
 class RecordsTraining:
     """How train_records.py trains: its passes over the games, batch, validation share, first step
-    size, the share of the value targets that the records' engine scores make, and the moves at the
-    start of each game left out."""
+    size, the share of the value targets that the records' engine scores make, the moves at the
+    start of each game left out, and the share of each target that the model trained further keeps
+    from itself as it was (the anchor)."""
     epochs: int = TR_EPOCHS
     batch_size: int = RN_BATCH_SIZE
     validation: float = TR_VALIDATION
     learning_rate: float = TR_LEARNING_RATE
     score_share: float = TR_SCORE_SHARE
     opening: int = TR_OPENING
+    anchor: float = TR_ANCHOR
 
 
 def train_records(game, games, network=NetworkSettings(), training=RecordsTraining(), play_sims=None, seed=None,
@@ -176,6 +180,9 @@ def train_records(game, games, network=NetworkSettings(), training=RecordsTraini
     best = model_path(game, 'best.h5')
     if os.path.exists(best) and not from_best:
         raise UserError(f'{best} exists: move it away to train a new network, or add --from-best to train it further')
+    if training.anchor and not from_best:
+        raise UserError(f'--anchor {training.anchor:g} keeps a trained model near what it was: add --from-best to train '
+                        f'{best} further, or leave --anchor out')
 
     # The games, split by game
     rng = np.random.default_rng(seed)
@@ -213,6 +220,12 @@ def train_records(game, games, network=NetworkSettings(), training=RecordsTraini
     if not kept:
         compile_model(model)
         place = None
+    # the anchor is best.h5 as the run found it (written over only at the end), on onnxruntime
+    anchor = None
+    if training.anchor:
+        ensure_onnx(game)
+        anchor = Anchor(load_network(best, game)[0], training.anchor)
+        print(f'anchored: {training.anchor:g} of each target from {best} as it was')
 
     # Epochs: every training position once, in a random symmetry; then the validation games
     records, metrics_path = (kept['records'] if kept else []), model_path(game, METRICS_FILE)
@@ -231,7 +244,7 @@ def train_records(game, games, network=NetworkSettings(), training=RecordsTraini
               desc=f'train on records ({epochs} epochs)', unit='batch') as bar:
         for epoch in range(len(records), epochs):
             model.optimizer.learning_rate.assign(training.learning_rate * TR_DECAY ** epoch)
-            train_loss = train_epoch(model, game, train, batch_size, place or EpochPlace.drawn(rng), bar, keep)
+            train_loss = train_epoch(model, game, train, batch_size, place or EpochPlace.drawn(rng), bar, keep, anchor)
             place = None
             record = {'epoch': epoch + 1, 'seconds': time.perf_counter() - start, 'train_loss': train_loss}
             record.update(measure(model, game, valid) if valid else {})
@@ -280,6 +293,11 @@ def parse_args(argv=None):
     parser.add_argument('--opening', type=whole_number(0, 60), default=TR_OPENING, metavar='K',
                         help='leave out the first K moves of each game, neither trained on nor measured: the random '
                              'opening of records made with make_records.py --opening K (default: %(default)s)')
+    parser.add_argument('--anchor', type=real_number(0, 0.99), default=TR_ANCHOR, metavar='SHARE',
+                        help='with --from-best: each target is SHARE of what best.h5 said of the position before this '
+                             "run (its policy and value) and the rest the record's move and result, so that a larger "
+                             '--learning-rate learns the records without unlearning what best.h5 knew (default: '
+                             '%(default)s)')
     parser.add_argument('--seed', type=seed, help='random seed of the split, the network and the symmetries')
     parser.add_argument('--min-rating', type=real_number(-1e6, 1e6), metavar='R',
                         help="keep only the games whose two players a floodgate CSA file rates R or more (the shogi "
@@ -297,7 +315,7 @@ def main():
     hold_run_folder(game)
     games = read_games(game, args.files, args.min_rating)
     training = RecordsTraining(args.epochs, args.batch_size, args.validation, args.learning_rate, args.score_share,
-                               args.opening)
+                               args.opening, args.anchor)
     train_records(game, games, settings_of(NetworkSettings, args), training, args.play_sims, args.seed, args.from_best)
 
 

@@ -101,6 +101,23 @@ def epoch_batches(data, batch_size):
     return math.ceil(len(data[2]) / batch_size)
 
 
+# An anchor against forgetting: a network trained further on new games (train_records.py --from-best)
+# learns, as each target, `share` of what the network it started from says of the position (its
+# policy and value, a frozen copy) and the rest of the game's move and result. Its loss is then, on
+# top of the new games', `share` times the cross-entropy to the old policy (the KL divergence from
+# it, but for a constant) and the squared distance to the old value: the step may be larger without
+# unlearning what the old games taught, when those games themselves are gone
+@dataclass(frozen=True)
+class Anchor:
+    network: object  # network(planes) -> (policies (N, A), values (N,)), as the search calls it
+    share: float
+
+    def targets(self, planes, policy, value):
+        old_policy, old_value = self.network(planes)
+        return ((1 - self.share) * policy + self.share * old_policy.astype(np.float32),
+                ((1 - self.share) * value + self.share * old_value.astype(np.float32)).astype(np.float32))
+
+
 # A fixed set of positions, for the stages that train on one (train_records, distill), is `data` =
 # (positions, policies, values): positions as input planes, or packed as the game packs them (full
 # shogi: 32 bytes each, its features made again by game.packed_planes); policies as distributions
@@ -142,8 +159,9 @@ class EpochPlace:
 
 # The rest of the epoch at `place`: every position once, in the order of the epoch's seed, each in a
 # random one of the board's symmetries (batch i's own draw), `bar` counting the batches; `keep(place)`
-# every SEGMENT_BATCHES batches. Returns the epoch's training loss
-def train_epoch(model, game, data, batch_size, place, bar, keep=None):
+# every SEGMENT_BATCHES batches; `anchor` (an Anchor) mixes each batch's targets with what a fixed
+# network says of its positions. Returns the epoch's training loss
+def train_epoch(model, game, data, batch_size, place, bar, keep=None, anchor=None):
     import keras
 
     order = np.random.default_rng(place.seed).permutation(len(data[2]))
@@ -158,6 +176,8 @@ def train_epoch(model, game, data, batch_size, place, bar, keep=None):
             number = first + index
             rng = np.random.default_rng([place.seed, number])
             planes, policy, value = batch_of(game, data, order[number * batch_size:(number + 1) * batch_size], rng)
+            if anchor is not None:
+                policy, value = anchor.targets(planes, policy, value)
             return planes, (policy, value)
 
     class Progress(keras.callbacks.Callback):

@@ -90,7 +90,9 @@ def test_train_records_refuses_bad_input_in_one_line(workdir):
                           (['missing.wtb'], 'error: missing.wtb: no such file'),
                           (['empty.txt', '--validation', '1'], 'error: argument --validation: 1 is out of range'),
                           (['games.txt', '--opening', '60', '--validation', '0'],
-                           'error: the 3 games have no move after their first 60: give a smaller --opening')):
+                           'error: the 3 games have no move after their first 60: give a smaller --opening'),
+                          (['games.txt', '--anchor', '0.5'], 'error: --anchor 0.5 keeps a trained model near what it '
+                           'was: add --from-best')):
         result = run_script('train_records.py', *args, cwd=workdir, timeout=120)
         assert result.returncode == 2 and result.stderr.strip().splitlines()[-1].startswith(message), result.stderr
 
@@ -199,6 +201,46 @@ def test_a_smaller_learning_rate_changes_the_trained_model_less(workdir):
         script.train_records(othello8, games, training=training, seed=1, from_best=args.from_best)
         moved[rate] = np.linalg.norm(weights(best) - start)
     assert 0 < moved[script.TR_LEARNING_RATE / 100] < moved[script.TR_LEARNING_RATE] / 5
+
+
+@pytest.mark.slow
+def test_an_anchor_keeps_what_the_model_knew(workdir):
+    """--anchor: trained further by large steps, a model anchored to itself as it was stays nearer
+    its old policy and value (here 0.9 of each target from the old model) than one trained on the
+    records alone, from the same start, games and seed; the policy still learns the records' moves."""
+    import keras
+    import train_records as script
+    from alphazero.data.training import batch_of
+    from alphazero.network.model_file import save_model
+    from alphazero.records.positions import read_games, records_to_arrays
+    from alphazero.settings import NetworkSettings
+    from dual_network import build_network
+    othello8 = load_game('othello8')
+    write_transcripts('games.txt', random_records(20, seed=4), othello8)
+    games = read_games(othello8, ['games.txt'])
+    planes, moves, _ = batch_of(othello8, records_to_arrays(othello8, games), np.arange(200))
+    best = str(workdir / 'runs' / 'othello8' / 'model' / 'best.h5')
+    keras.utils.set_random_seed(2)
+    save_model(build_network(othello8, NetworkSettings('resnet', filters=8, blocks=1)), 'start.h5')
+
+    def outputs(path):
+        policy, value = keras.models.load_model(path, compile=False).predict(planes, verbose=0)
+        return policy, value.reshape(-1)
+    old_policy, old_value = outputs('start.h5')
+    drift, learnt = {}, {}
+    for share in (0.0, 0.9):
+        save_model(keras.models.load_model('start.h5', compile=False), best)
+        args = script.parse_args(['--game', 'othello8', '--from-best', '--epochs', '2', '--learning-rate', '0.01',
+                                  '--anchor', str(share), 'games.txt'])
+        training = script.RecordsTraining(args.epochs, 32, 0.2, args.learning_rate, anchor=args.anchor)
+        script.train_records(othello8, games, training=training, seed=1, from_best=args.from_best)
+        policy, value = outputs(best)
+        kl = np.sum(old_policy * (np.log(old_policy + 1e-9) - np.log(policy + 1e-9)), axis=1).mean()
+        drift[share] = (kl, np.abs(value - old_value).mean())
+        learnt[share] = np.mean(np.sum(policy * moves, axis=1) / np.sum(old_policy * moves, axis=1))
+    # (the value less so: batch normalization's statistics follow the new positions at any anchor)
+    assert drift[0.9][0] < drift[0.0][0] / 3 and drift[0.9][1] < 0.8 * drift[0.0][1], drift
+    assert 1 < learnt[0.9] < learnt[0.0], learnt  # the moves played grow likelier, less so anchored
 
 
 @pytest.mark.parametrize('name', ['othello8planes', 'shogi9'])
