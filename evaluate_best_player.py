@@ -123,10 +123,10 @@ def evaluate_best_player(game=None, search=SearchSettings(), evaluation=Evaluati
         print(f'thinking time a move, its games answered at once: {", ".join(costs)}')
 
     # Points per opponent: over all games, and as first (even games) and second player (odd)
-    scores = {}
-    if fixed or evaluation.versus or engines:  # the book's lines name the opponent: say whose points they are
+    scores, names = {}, [*fixed, *evaluation.versus, *engines]
+    if names:  # the book's lines name the opponent: say whose points they are
         print("the best player's points against each opponent (won, drew, lost: the best player's games):")
-    for name in [*fixed, *evaluation.versus, *engines]:
+    for name in names:
         scores[name] = dict(match_summary(points[name]), first=mean(points[name][0::2]), second=mean(points[name][1::2]))
         sides = ', '.join(f'as {side} {round(scores[name][side], 3)}' for side in ('first', 'second')
                           if scores[name][side] is not None)  # one game: no game as second
