@@ -1,6 +1,7 @@
 """Full shogi (shogi9): the rules we add to cshogi's (the end of a game), the input planes against a
 plain Python implementation of the article's words, the 1496 move classes, the token Transformer,
 records in and out, and USI engines as players."""
+import json
 import os
 import random
 import re
@@ -542,6 +543,13 @@ def test_make_records_and_train_on_them(workdir, fairy_stockfish):
     assert trained.returncode == 0, trained.stderr[-500:]
     assert os.path.exists('runs/shogi9/model/best.h5') and os.path.exists('runs/shogi9/model/best.onnx')
     assert 'validation: move predicted' in trained.stdout
+    # bench/records_validation.py measures a model on the games the training held out: the same figures
+    measured = run('bench/records_validation.py', '--model', 'runs/shogi9/model/best.h5', '--validation', '0.3',
+                   'records/fs.csa', '--out', 'validation.json')
+    assert measured.returncode == 0, measured.stderr[-500:]
+    last_epoch = json.loads(open('runs/shogi9/model/records_metrics.jsonl').read().splitlines()[-1])
+    figures = json.load(open('validation.json'))['models']['runs/shogi9/model/best.h5']
+    assert figures['loss'] == pytest.approx(last_epoch['loss'], rel=1e-4)
 
 
 def test_moves_are_read_as_players_and_records_write_them(game):
