@@ -34,7 +34,8 @@ from alphazero.engines.gtp import COLORS, color_to_move, gtp_problem, parse_colo
 from alphazero.game.notation import action_names, line_vertices, parse_move
 from alphazero.limits import file_path, largest_search, whole_number
 from alphazero.engines.clock import MARGIN_MS, move_seconds
-from alphazero.play.agent import Deadline, load_agent
+from alphazero.play.agent import load_agent
+from alphazero.search.deadline import Deadline
 from alphazero.cli.words import level_text, words
 
 # Parameters

@@ -9,7 +9,6 @@ and the exact judge already hold a network; they compose theirs with `Agent(game
 An Agent is a Player (alphazero/play/loop.py): `choose(states, live_games)` answers many games at
 once. `analyse(state)` searches one position for a person or a GUI: its lines with their values.
 """
-import time
 from dataclasses import dataclass, replace
 from typing import Optional
 
@@ -25,6 +24,7 @@ from alphazero.play.levels import Level, playing_level
 from alphazero.play.loop import Player
 from alphazero.play.players import MctsPlayer, PolicyPlayer, SolvingPlayer, policy_choice
 from alphazero.play.settai import settai_for
+from alphazero.search.deadline import Deadline
 from alphazero.search.evaluator import Evaluator, KnownValues
 from alphazero.search.search import search_roots
 from alphazero.settings import ExplorationSettings, SearchSettings
@@ -68,17 +68,6 @@ class Analysis:
     the one line is its line)."""
     lines: list
     solved: Optional[Solved] = None
-
-
-class Deadline:
-    """A search's stop (what search_roots asks `is_set()` before each simulation) that the clock sets
-    at `at` (time.monotonic()) as well as `event` (a GUI's stop, or None)."""
-
-    def __init__(self, event, at):
-        self.event, self.at = event, at
-
-    def is_set(self):
-        return (self.event is not None and self.event.is_set()) or time.monotonic() >= self.at
 
 
 class Agent(Player):

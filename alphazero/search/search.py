@@ -14,6 +14,7 @@ from typing import Optional
 
 import numpy as np
 
+from alphazero.search.deadline import stopped
 from alphazero.search.gumbel import GumbelRoot
 from alphazero.search.noise import add_dirichlet_noise
 from alphazero.search.played import PlayedMoveRoot
@@ -53,7 +54,8 @@ def search_roots(evaluator, roots, settings=SearchSettings(), root_noise=None, g
     SearchResult. root_noise: None (the book), or (alpha, weight, rng) for Dirichlet noise on the
     roots' priors. gumbel_noise: with Gumbel's root policy, (scales, rng) (gumbel.py's GumbelRoot).
     stop: an event (threading.Event) that ends the search after the simulation under way, as an
-    engine's GUI asks with stop or quit; the result is that of the simulations made. progress: called
+    engine's GUI asks with stop or quit, or a Deadline (deadline.py), which the clock sets as well;
+    the result is that of the simulations made. progress: called
     as progress(tree, simulations) after each simulation (an engine's info lines during a long search).
     played: per root, a move that gets at least played.PLAYED_SHARE of the simulations (a review's)."""
     sims = settings.sims
@@ -69,7 +71,7 @@ def search_roots(evaluator, roots, settings=SearchSettings(), root_noise=None, g
         root = PlayedMoveRoot(root, played)
 
     for simulation in range(sims - 1):
-        if stop is not None and stop.is_set():
+        if stopped(stop, tree):
             break
         path = tree.walk(lambda: root.select(tree, simulation),
                          lambda games, nodes: select_below(tree, games, nodes))

@@ -2,16 +2,22 @@
 simulation on all of them at once: walk down, expand the new leaves, back up.
 
 Per game g and node index i (node 0 is the root), per action a:
-    child[g, i, a]        index of the child node, -1 until the child is first visited
+    child[g, i, a]        index of the child node, 0 until the child is first visited (node 0, the
+                          root, is no node's child)
     visits[g, i, a]       N of that child, value_sum[g, i, a] its W (from the child's side to move)
     prior[g, i, a]        P from the network, legal[g, i, a] whether the move is legal
     terminal[g, i]        the node's position is over; end_value[g, i] its value then
     node_value[g, i]      the network's value of an expanded node
 Every simulation adds at most one node, so a search of S simulations needs S nodes per game; the
 arrays start with room for a few and double as the trees grow, so that a search asked for more
-simulations than it gets to make (an engine stopped by its GUI) takes only the memory it uses.
+simulations than it gets to make (an engine stopped by its GUI) takes only the memory it uses. Every
+array starts at zero, so that a larger one costs only the copy of what is filled (the system hands
+out zeroed memory as it is first written); a doubling still takes time (up to 0.3 s at 2,048 full
+shogi nodes), so a search with a deadline asks growth_seconds() before a doubling that could miss it.
 """
 from typing import NamedTuple
+
+import time
 
 import numpy as np
 
@@ -19,6 +25,15 @@ from alphazero.game.values import terminal_value
 from alphazero.search.scores import legal_policy
 
 FIRST_NODES = 256  # room for nodes at the start; it doubles as the trees need more
+GROWTH_RATE = 5e8  # bytes a second a doubling is counted to make at most (full shogi's 2,048 to 4,096 nodes: 200 MB in up to 0.3 s here)
+ARRAYS = ('child', 'visits', 'value_sum', 'prior', 'legal', 'terminal', 'end_value', 'node_value')
+
+
+def with_room(array, nodes):
+    """A (games, nodes, ...) array of zeros holding `array`'s nodes first."""
+    larger = np.zeros((array.shape[0], nodes, *array.shape[2:]), dtype=array.dtype)
+    larger[:, :array.shape[1]] = array
+    return larger
 
 
 class Path(NamedTuple):
@@ -35,7 +50,7 @@ class Tree:
         self.most = nodes  # the nodes a game's tree may reach
         nodes = min(nodes, FIRST_NODES)
         self.every_game = np.arange(games)
-        self.child = np.full((games, nodes, actions), -1, dtype=np.int64)
+        self.child = np.zeros((games, nodes, actions), dtype=np.int64)
         self.visits = np.zeros((games, nodes, actions), dtype=np.int64)
         self.value_sum = np.zeros((games, nodes, actions))
         self.prior = np.zeros((games, nodes, actions))
@@ -45,16 +60,31 @@ class Tree:
         self.node_value = np.zeros((games, nodes))
         self.states = [[root] for root in roots]  # per game, the position of each node
         self.node_count = np.ones(games, dtype=np.int64)
+        self.growth_rate = GROWTH_RATE  # bytes a second of the slowest doubling so far, at most GROWTH_RATE
         for game, root in enumerate(roots):
             self.expand(game, 0, policies[game], values[game])
 
+    def full(self):
+        """The next simulation's new nodes need more room than the arrays have."""
+        return self.node_count.max() >= self.terminal.shape[1]
+
+    def growth_bytes(self):
+        """The bytes of the arrays after the next doubling."""
+        rows = self.terminal.shape[1]
+        return sum(getattr(self, name).nbytes for name in ARRAYS) * min(self.most, 2 * rows) // rows
+
+    def growth_seconds(self):
+        """At most how long the next simulation's doubling takes, 0.0 when it needs none: its bytes at
+        the slowest rate seen (a doubling's time grows faster than its bytes once they outgrow the
+        processor's caches, so the last doubling's time alone says too little)."""
+        return self.growth_bytes() / self.growth_rate if self.full() else 0.0
+
     def grow(self):
         """Twice the room for nodes in every array (up to self.most), the new nodes empty."""
-        rows = min(self.most, 2 * self.terminal.shape[1]) - self.terminal.shape[1]
-        for name in ('child', 'visits', 'value_sum', 'prior', 'legal', 'terminal', 'end_value', 'node_value'):
-            old = getattr(self, name)
-            empty = np.full((old.shape[0], rows, *old.shape[2:]), -1 if name == 'child' else 0, dtype=old.dtype)
-            setattr(self, name, np.concatenate([old, empty], axis=1))
+        start, rows, size = time.perf_counter(), self.terminal.shape[1], self.growth_bytes()
+        for name in ARRAYS:
+            setattr(self, name, with_room(getattr(self, name), min(self.most, 2 * rows)))
+        self.growth_rate = min(self.growth_rate, size / max(time.perf_counter() - start, 1e-9))
 
     def expand(self, game, node, policy, value):
         moves = self.states[game][node].legal_actions()
@@ -86,7 +116,7 @@ class Tree:
             path.action[walking, depth] = action
             path.length[walking] = depth + 1
             below = self.child[walking, at, action]
-            goes_on = (below >= 0) & ~self.terminal[walking, np.maximum(below, 0)]
+            goes_on = (below > 0) & ~self.terminal[walking, below]
             node[walking[goes_on]] = below[goes_on]
             walking = walking[goes_on]
             depth += 1
@@ -95,7 +125,7 @@ class Tree:
     def expand_leaves(self, evaluator, path):
         """Add the node at the end of each path and return its value for its side to move: a finished
         position's result, else the network's value (all new positions in one call)."""
-        if self.node_count.max() >= self.terminal.shape[1]:
+        if self.full():
             self.grow()
         last = path.length - 1
         parent = path.node[self.every_game, last]
@@ -104,7 +134,7 @@ class Tree:
         leaf_value = np.zeros(len(self.every_game))
         to_evaluate = []
         for game in self.every_game:
-            if below[game] >= 0:  # a finished position visited before
+            if below[game]:  # a finished position visited before
                 leaf_value[game] = self.end_value[game, below[game]]
                 continue
             state = self.states[game][parent[game]].next(int(action[game]))
@@ -139,7 +169,7 @@ class Tree:
         mean value for the side to move at the root."""
         child, visits, value_sum = self.child[game], self.visits[game], self.value_sum[game]
         line, node = ([], 0) if first is None else ([first], child[0, first])
-        while node >= 0 and visits[node].sum() > 0:
+        while (node or not line) and visits[node].sum() > 0:
             action = int(visits[node].argmax())
             line.append(action)
             node = child[node, action]

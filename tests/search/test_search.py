@@ -70,6 +70,28 @@ def test_a_stopped_search_returns_what_it_searched(networks):
     assert result.visits.sum() == 0 and result.prior.sum() > 0
 
 
+def test_a_search_against_the_clock_stops_before_a_doubling_that_would_miss_it(networks, monkeypatch):
+    """A doubling of a large tree takes tenths of a second (full shogi's at 2,048 nodes); a search with
+    a deadline does not start one it would finish after the deadline. Here each doubling takes 0.3 s
+    more, as on a slow machine: without looking ahead, the fourth would end at about 1.2 s."""
+    import time
+    import alphazero.search.tree as tree
+    from alphazero.search.deadline import Deadline
+    from alphazero.search.search import search_roots
+    with_room = tree.with_room
+
+    def slowly(array, nodes):  # the tree's 8 arrays: 0.3 s a doubling
+        time.sleep(0.3 / len(tree.ARRAYS))
+        return with_room(array, nodes)
+    monkeypatch.setattr(tree, 'FIRST_NODES', 4)
+    monkeypatch.setattr(tree, 'with_room', slowly)
+    start = time.monotonic()
+    result = search_roots(Evaluator(networks[0]), [State()], SearchSettings(sims=10 ** 6),
+                          stop=Deadline(None, start + 1.0))
+    assert time.monotonic() - start < 1.0
+    assert result.visits.sum() >= 4 and result.tree.full()
+
+
 @pytest.mark.parametrize('mine, theirs, expected', [
     ([0, 1], [3, 4], 2),        # take the win on the top row
     ([6, 7], [0, 4], 8),        # take the win on the bottom row
