@@ -15,9 +15,8 @@ array starts at zero, so that a larger one costs only the copy of what is filled
 out zeroed memory as it is first written); a doubling still takes time (up to 0.3 s at 2,048 full
 shogi nodes), so a search with a deadline asks growth_seconds() before a doubling that could miss it.
 """
-from typing import NamedTuple
-
 import time
+from typing import NamedTuple
 
 import numpy as np
 
@@ -169,7 +168,7 @@ class Tree:
         mean value for the side to move at the root."""
         child, visits, value_sum = self.child[game], self.visits[game], self.value_sum[game]
         line, node = ([], 0) if first is None else ([first], child[0, first])
-        while (node or not line) and visits[node].sum() > 0:
+        while (node or not line) and visits[node].sum() > 0:  # below the root, node 0 is no child yet
             action = int(visits[node].argmax())
             line.append(action)
             node = child[node, action]
