@@ -32,7 +32,7 @@ from alphazero.play.elo import describe_match, match_summary
 from alphazero.play.exact import describe, exact_strength
 from alphazero.play.matches import Match, play_matches
 from alphazero.play.openings import paired_openings
-from alphazero.play.agent import AgentSpec, load_agent
+from alphazero.play.agent import AgentSpec, load_agent, playing_search
 from alphazero.play.players import FunctionPlayer, TimedPlayer
 from alphazero.play.resumable import KeptMatches
 from alphazero.play.workers import add_worker_flags, worker_pool
@@ -90,7 +90,8 @@ def evaluate_best_player(game=None, search=SearchSettings(), evaluation=Evaluati
         description = f'evaluate best player (on {pool.workers} Ray workers)'
         with tqdm(total=games * len(fixed), desc=description, unit='game') as progress, pool.showing(progress):
             for name in fixed:
-                points[name] = pool.match(game, onnx_path, name, games, search, 0.0, seed, openings[:games])
+                points[name] = pool.match(game, onnx_path, name, games, playing_search(search, path), 0.0, seed,
+                                          openings[:games])
 
     with contextlib.ExitStack() as stack:
         # The opponents here: the game's fixed players (unless on workers), other models, and each engine
@@ -230,9 +231,12 @@ def main():
     evaluation = settings_of(EvaluationSettings, args, engines=tuple(args.engine), versus=tuple(args.versus),
                              opponents=None if args.opponents is None else tuple(args.opponents))
     sims, why = playing_sims(args.sims, args.model or playing_model_path(game))
-    print(f'the best player searches {sims} simulations per move ({why})')
+    search = settings_of(SearchSettings, args, sims=sims)  # each model's own first-play reduction: load_agent's
+    first_play = playing_search(search, args.model or playing_model_path(game)).first_play
+    reduction = '' if first_play is None else f', first-play reduction {first_play:g}'
+    print(f'the best player searches {sims} simulations per move ({why}){reduction}')
     with worker_pool(args) or contextlib.nullcontext() as pool:
-        evaluate_best_player(game, settings_of(SearchSettings, args, sims=sims), evaluation, backend=args.backend,
+        evaluate_best_player(game, search, evaluation, backend=args.backend,
                              seed=args.seed, pool=pool, path=args.model, kept=args.keep)
 
 

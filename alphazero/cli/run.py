@@ -18,14 +18,19 @@ class SettingsHelp(argparse.HelpFormatter):
 
 
 # Techniques that no recipe or shipped model used and that measured no gain left the code; their
-# flags say so in one line (their results: docs/recipes.md; their code: commit 788faf1)
+# flags say so in one line (their results: docs/recipes.md; their code: commit 788faf1), and a flag
+# whose technique came back in another form names its successor
 REMOVED_FLAGS = {'--forced-playouts': "KataGo's forced playouts", '--fast-sims': 'playout cap randomization',
                  '--full-share': 'playout cap randomization', '--exact-values': 'exact value targets',
                  '--fpu': 'first-play urgency'}
+SUCCESSORS = {'--fpu': "--first-play R (an untried move valued at its position's mean value less R)"}
 
 
 class RemovedFlag(argparse.Action):
     def __call__(self, parser, namespace, values, option_string=None):
+        if option_string in SUCCESSORS:
+            parser.error(f'{option_string} was removed with {REMOVED_FLAGS[option_string]} as it was then; use '
+                         f'{SUCCESSORS[option_string]} (docs/recipes.md)')
         parser.error(f'{option_string} was removed with {REMOVED_FLAGS[option_string]}, which measured no gain '
                      '(docs/recipes.md): leave it out')
 

@@ -20,7 +20,7 @@ from alphazero.game.solved import Solved, played_out
 from alphazero.limits import check_search
 from alphazero.network.load import load_network
 from alphazero.network.model_file import playing_sims
-from alphazero.play.levels import Level, playing_level
+from alphazero.play.levels import Level, measured_first_play, playing_level
 from alphazero.play.loop import Player
 from alphazero.play.players import MctsPlayer, PolicyPlayer, SolvingPlayer, policy_choice
 from alphazero.play.settai import settai_for
@@ -166,6 +166,14 @@ class Agent(Player):
         return float(self.evaluator([state])[1][0])
 
 
+def playing_search(search, model_path):
+    """The search settings a model plays with: those asked for, the first-play reduction (when not
+    asked for) the one measured for the model (its model.json's), else the book's draw."""
+    if search.first_play is not None:
+        return search
+    return replace(search, first_play=measured_first_play(model_path))
+
+
 def load_agent(game, spec=AgentSpec(), stop=None):
     """The Agent of `spec` (AgentSpec): its model loaded (spec.model, else the game's best model, else the
     shipped one) on spec.backend, at its simulations and level."""
@@ -176,7 +184,10 @@ def load_agent(game, spec=AgentSpec(), stop=None):
     level, levels = playing_level(path, sims, spec.level)
     if spec.level is None:  # full strength, at the temperature asked for
         level = replace(level, temperature=spec.temperature)
-    agent = Agent(game, network, replace(spec.search, sims=sims), Style(level, spec.settai, with_lines=spec.with_lines),
+    search = playing_search(spec.search, path)
+    if search.first_play is not None:
+        description += f', first-play reduction {search.first_play:g}'
+    agent = Agent(game, network, replace(search, sims=sims), Style(level, spec.settai, with_lines=spec.with_lines),
                   np.random.default_rng(spec.seed), stop)
     agent.description, agent.why, agent.levels, agent.sims_asked = description, why, levels, spec.sims is not None
     return agent

@@ -98,6 +98,17 @@ def handicap_worth(model_path):
     return {name: result['elo_given'] for name, result in entry.get('games', {}).items()}
 
 
+def measured_first_play(model_path):
+    """The first-play reduction (SearchSettings.first_play) measured best for a model, as its
+    model.json's `search` entry holds it, or None (a draw, as in the book) when it holds none."""
+    entry = model_entry(model_path, 'search') or {}
+    reduction = entry.get('first_play')
+    if reduction is not None and not (isinstance(reduction, (int, float)) and 0 <= reduction <= 2):
+        raise UserError(f'{ladder_path(model_path)}: its "search" entry\'s first_play is {reduction!r}, not a number '
+                        'from 0 to 2: restore it from the repository')
+    return reduction
+
+
 def levels_for(model_path, sims):
     """The levels offered for a model that searches `sims` simulations as trained: the measured
     ladder when it was measured for these simulations, else the standard levels, unmeasured."""

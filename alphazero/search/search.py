@@ -27,7 +27,7 @@ def root_policy(settings, tree, simulations, gumbel_noise=None):
     """The root policy: Gumbel's when it considers some moves, else PUCT's as below the root."""
     if settings.gumbel:
         return GumbelRoot(tree, settings.gumbel, simulations, gumbel_noise)
-    return PuctRoot(puct_selection(settings.c_puct))
+    return PuctRoot(puct_selection(settings.c_puct, settings.first_play))
 
 
 @dataclass
@@ -65,7 +65,7 @@ def search_roots(evaluator, roots, settings=SearchSettings(), root_noise=None, g
     tree = Tree(roots, policies, values, nodes=sims + 1)
     if root_noise:
         add_dirichlet_noise(tree, *root_noise)
-    select_below = puct_selection(settings.c_puct)
+    select_below = puct_selection(settings.c_puct, settings.first_play)
     root = root_policy(settings, tree, sims - 1, gumbel_noise)
     if played is not None:
         root = PlayedMoveRoot(root, played)

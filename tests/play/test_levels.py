@@ -123,6 +123,24 @@ def test_a_broken_model_json_is_one_clear_error(tmp_path, text):
         read_ladder(str(tmp_path / 'best.h5'))
 
 
+def test_a_model_plays_with_the_first_play_reduction_its_model_json_measured(tmp_path):
+    """load_agent: the reduction of the model.json's `search` entry unless one is asked for, a draw
+    (the book's) without one, and a bad entry is one clear line."""
+    import game
+    from alphazero.play.agent import AgentSpec, load_agent
+    from alphazero.settings import SearchSettings
+    model = str(tmp_path / 'best.h5')
+    save_model(tiny_model(seed=1), model, sims=20)
+    assert load_agent(game, AgentSpec(model)).search.first_play is None
+    (tmp_path / 'model.json').write_text(json.dumps({'search': {'first_play': 0.2}}))
+    agent = load_agent(game, AgentSpec(model))
+    assert agent.search.first_play == 0.2 and agent.search.sims == 20 and 'first-play reduction 0.2' in agent.description
+    assert load_agent(game, AgentSpec(model, search=SearchSettings(first_play=0.5))).search.first_play == 0.5
+    (tmp_path / 'model.json').write_text(json.dumps({'search': {'first_play': 'much'}}))
+    with pytest.raises(UserError, match="model.json: its \"search\" entry's first_play is 'much'"):
+        load_agent(game, AgentSpec(model))
+
+
 @pytest.fixture(scope='module')
 def network():
     return KerasNetwork(tiny_model(seed=3))

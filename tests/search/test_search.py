@@ -92,6 +92,30 @@ def test_a_search_against_the_clock_stops_before_a_doubling_that_would_miss_it(n
     assert result.visits.sum() >= 4 and result.tree.full()
 
 
+def test_first_play_values_an_untried_move_at_its_position_mean_less_r(networks, monkeypatch):
+    """With first_play R the batched search visits as the book's search does when its untried
+    moves have Q = the node's mean value (w / n) less R instead of 0, and unlike the book's."""
+    from math import sqrt
+    from alphazero.search.search import search_roots
+    from alphazero.settings import C_PUCT
+    reduction, sims = 0.3, 60
+
+    def next_child_node(self):
+        t = sum(child.n for child in self.child_nodes)
+        arcs = [(-child.w / child.n if child.n else self.w / self.n - reduction)
+                + C_PUCT * child.p * sqrt(t) / (1 + child.n) for child in self.child_nodes]
+        return self.child_nodes[int(np.argmax(arcs))]
+
+    positions = sample_positions(game, 30, seed=7)
+    books = [search(Evaluator(network), positions, sims) for network in networks]
+    monkeypatch.setattr(Node, 'next_child_node', next_child_node)
+    for network, book in zip(networks, books):
+        result = search_roots(Evaluator(network), positions, SearchSettings(sims=sims, first_play=reduction))
+        for state, counts in zip(positions, result.visits):
+            assert list(counts[state.legal_actions()]) == pv_mcts_visits(network, state, sims)
+        assert (result.visits != book).any(axis=1).sum() >= 5
+
+
 @pytest.mark.parametrize('mine, theirs, expected', [
     ([0, 1], [3, 4], 2),        # take the win on the top row
     ([6, 7], [0, 4], 8),        # take the win on the bottom row

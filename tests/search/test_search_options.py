@@ -250,7 +250,8 @@ def test_settai_player_ends_the_game_by_the_exact_search():
 
 @pytest.mark.parametrize('flag', ['--fpu', '--forced-playouts', '--fast-sims', '--exact-values'])
 def test_a_removed_technique_s_flag_says_so_in_one_line(flag, capsys):
-    # What measured no gain left the code (docs/recipes.md); its flag says what it was, in every script
+    # What measured no gain left the code (docs/recipes.md); its flag says what it was, in every script,
+    # and first-play urgency's old flag names the one it came back as
     import self_play
     import train_cycle
     for script in (self_play, train_cycle):
@@ -258,4 +259,5 @@ def test_a_removed_technique_s_flag_says_so_in_one_line(flag, capsys):
             script.parse_args([flag, '0.25'])
         error = capsys.readouterr().err
         assert stopped.value.code == 2 and len(error.splitlines()) == 1
-        assert f'{flag} was removed with ' in error and 'measured no gain' in error
+        assert f'{flag} was removed with ' in error
+        assert ('use --first-play R' in error) if flag == '--fpu' else ('measured no gain' in error)
