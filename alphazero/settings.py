@@ -52,8 +52,8 @@ class SearchSettings:
     first_play: Optional[float] = setting(None, "an unvisited move's Q in the search: its position's mean value "
                                                 'less R (first-play urgency, as Leela Chess Zero and KataGo) '
                                                 'instead of a draw', real_number(0, 2),
-                                          unset="the reduction measured for the model (its model.json's), else a draw as in "
-                                                'the book', metavar='R')
+                                          unset="a draw, as in the book; a program that plays a model takes the reduction "
+                                                "its model.json holds", metavar='R')
     solver: bool = setting(True, "do not settle positions with the game's solver before each search of a player or "
                                  "an engine (Othello's last 10 empties, Connect Four from 20 stones, a forced mate in "
                                  "either shogi: full shogi's df-pn, as dlshogi runs before each move) nor value a "

@@ -14,7 +14,11 @@ def puct_selection(c_puct=C_PUCT, first_play=None):
     unvisited move's Q is 0, or its node's mean value less `first_play` when that is given."""
     def select(tree, games, nodes):
         n, w, p = tree.visits[games, nodes], tree.value_sum[games, nodes], tree.prior[games, nodes]
-        untried = 0.0 if first_play is None else tree.node_q(games, nodes)[:, None] - first_play
+        if first_play is None:
+            untried = 0.0
+        else:  # the node's mean value for its side to move: its network value and every value backed up through it
+            mean = (tree.node_value[games, nodes] - w.sum(axis=1)) / (1 + n.sum(axis=1))
+            untried = mean[:, None] - first_play
         q = np.where(n > 0, -w / np.maximum(n, 1), untried)
         u = c_puct * p * np.sqrt(n.sum(axis=1))[:, None] / (1 + n)
         return np.where(tree.legal[games, nodes], q + u, -np.inf).argmax(axis=1)

@@ -96,12 +96,6 @@ class Tree:
         n, w = self.visits[games, nodes], self.value_sum[games, nodes]
         return np.where(n > 0, -w / np.maximum(n, 1), 0.0)
 
-    def node_q(self, games, nodes):
-        """Each node's mean value for its side to move: its network value and the values backed up
-        through it, one per visit."""
-        n, w = self.visits[games, nodes], self.value_sum[games, nodes]
-        return (self.node_value[games, nodes] - w.sum(axis=1)) / (1 + n.sum(axis=1))
-
     def root_q(self):
         return self.q(self.every_game, 0)
 
