@@ -33,6 +33,7 @@ from alphazero.play.exact import describe, exact_strength
 from alphazero.play.matches import Match, play_matches
 from alphazero.play.openings import paired_openings
 from alphazero.play.agent import AgentSpec, load_agent, playing_search
+from alphazero.play.levels import first_play_words
 from alphazero.play.players import FunctionPlayer, TimedPlayer
 from alphazero.play.resumable import KeptMatches
 from alphazero.play.workers import add_worker_flags, worker_pool
@@ -233,8 +234,7 @@ def main():
     sims, why = playing_sims(args.sims, args.model or playing_model_path(game))
     search = settings_of(SearchSettings, args, sims=sims)  # each model's own first-play reduction: load_agent's
     first_play = playing_search(search, args.model or playing_model_path(game)).first_play
-    reduction = '' if first_play is None else f', first-play reduction {first_play:g}'
-    print(f'the best player searches {sims} simulations per move ({why}){reduction}')
+    print(f'the best player searches {sims} simulations per move ({why}){first_play_words(first_play)}')
     with worker_pool(args) or contextlib.nullcontext() as pool:
         evaluate_best_player(game, search, evaluation, backend=args.backend,
                              seed=args.seed, pool=pool, path=args.model, kept=args.keep)

@@ -21,7 +21,7 @@ from alphazero.network.model_file import playing_sims
 from alphazero.game.registry import DEFAULT_GAME, game_flag, load_game
 from alphazero.game.paths import model_path, playing_model_path
 from alphazero.network.load import load_onnx
-from alphazero.play.levels import NEAR, full_strength, handicap_worth, levels_for
+from alphazero.play.levels import NEAR, first_play_words, full_strength, handicap_worth, levels_for, measured_first_play
 from alphazero.limits import MAX_SIMS, file_path, whole_number
 from alphazero.settings import SearchSettings
 from alphazero.network.onnx_export import ensure_onnx
@@ -188,10 +188,12 @@ def main():
         sims, why = playing_sims(args.sims, model)
         levels = levels_for(model, sims)
         config['games'][name] = {'simulations': sims, 'levels': [dataclasses.asdict(level) for level in levels],
-                                 'level': full_strength(levels, sims).number, 'error': error, 'look': page_look(game),
+                                 'level': full_strength(levels, sims).number, 'firstPlay': measured_first_play(model),
+                                 'error': error, 'look': page_look(game),
                                  'handicaps': handicap_worth(model)}
         if name == args.game:
-            started = f'{name} ({model}, {sims} simulations per move: {why})'
+            reduction = first_play_words(config['games'][name]['firstPlay'])
+            started = f'{name} ({model}, {sims} simulations per move: {why}{reduction})'
 
     handler = functools.partial(Handler, config=config, models=models)
     try:

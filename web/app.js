@@ -1,7 +1,7 @@
 // The page: a board to click, the AI's search on onnxruntime-web, its move shares and value.
 //
 // play_web.py serves this folder, onnxruntime-web's files under /ort/, each game's model as
-// /model/NAME.onnx and /config.json ({ game, near, games: { NAME: { simulations, levels, level, error, look } } }:
+// /model/NAME.onnx and /config.json ({ game, near, games: { NAME: { simulations, levels, level, firstPlay, error, look, handicaps } } }:
 // each game's levels with their measured Elo, alphazero/play/levels.py, and how the game looks: its
 // names, colours, stones or marks, and pieces, from the game itself, play_web.py's page_look). <body data-state> tells tests
 // where the game is: loading, human, thinking, over or error; #board's data-searched is the number
@@ -69,6 +69,9 @@ async function evaluate(position) {
   evaluationTime += performance.now() - start;
   return { policy: output.pi.data, value: output.v.data[0], margin: output.margin ? output.margin.data[0] : undefined };
 }
+
+// How the model searches: with the first-play reduction its model.json measured (null: the book's draw)
+const searchOptions = () => ({ firstPlay: config.games[current].firstPlay });
 
 // ----- levels, and the adaptive level: the player's rating, kept per game in the browser -----
 const levelsOf = () => config.games[current].levels;
@@ -384,7 +387,7 @@ async function review(index) {
   setStatus('reviewStatus', 'reviewing');
   render();
   if (!game.isDone(position)) {
-    const result = await fairSearch(game, evaluate, position, config.games[current].simulations);
+    const result = await fairSearch(game, evaluate, position, config.games[current].simulations, searchOptions());
     if (mine !== generation) return;
     analysis = { ...result, state: position };
     const humanMoves = game.isFirstPlayer(position) === humanFirst;
@@ -528,7 +531,7 @@ async function analyzeGame(mine) {
   for (let ply = 0; ply < history.length - 1; ply++) {
     if (chances[ply] !== undefined) continue;
     const position = history[ply];
-    const result = await fairSearch(game, evaluate, position, sims);
+    const result = await fairSearch(game, evaluate, position, sims, searchOptions());
     if (mine !== generation) return;  // a new game, a take-back or the review came first
     chances[ply] = ((game.isFirstPlayer(position) === humanFirst ? result.value : -result.value) + 1) / 2;
     bests[ply] = bestAction(result);
@@ -536,7 +539,7 @@ async function analyzeGame(mine) {
   }
   for (let ply = 0; ply < played.length; ply++) {
     if (judged[ply] !== undefined || !humanMoved(ply) || game.legalActions(history[ply]).length < 2) continue;  // a forced move (a pass) is no choice
-    const result = await search(game, evaluate, history[ply], sims, played[ply]);
+    const result = await search(game, evaluate, history[ply], sims, { ...searchOptions(), played: played[ply] });
     if (mine !== generation) return;
     judged[ply] = judgement(result, played[ply], ply + 1 === history.length - 1 ? finalScore() : undefined);
     render();
@@ -673,9 +676,9 @@ async function afterMove() {
   // searching level) plays the best final margin, and the estimate says it exactly
   const solved = !settai && game.discCounts && !game.determinize && (humanToMove() || level.simulations)
     ? solveMargin(game, position) : null;
-  const result = solved ? { choice: solved.action, value: Math.sign(solved.margin) } : settai ? await settaiSearch(game, evaluate, position, settaiSims(position, level.simulations), game.discCounts ? settaiDrift : null)
+  const result = solved ? { choice: solved.action, value: Math.sign(solved.margin) } : settai ? await settaiSearch(game, evaluate, position, settaiSims(position, level.simulations), { ...searchOptions(), drift: game.discCounts ? settaiDrift : null })
     : level.simulations === 0 ? await policyChoice(game, evaluate, position, humanToMove() ? 0 : level.temperature)
-      : await fairSearch(game, evaluate, position, level.simulations);
+      : await fairSearch(game, evaluate, position, level.simulations, searchOptions());
   if (mine !== generation) return;  // a move, a take-back or a new game came first
   // The search's value is for the side to move; the chart shows the human's expected score
   analysis = result.visits ? { ...result, state: position } : null;

@@ -1,7 +1,9 @@
 // PV-MCTS in the browser: the book's search (pv_mcts.py), one game, one network call per leaf.
 //
 // `evaluate(state)` is an async function returning { policy, value } from the network: policy
-// over all actions, value for the side to move. The PUCT rule and its constants are pv_mcts.py's.
+// over all actions, value for the side to move. The PUCT rule and its constants are pv_mcts.py's;
+// `firstPlay` R, when a model's model.json measured one, values an untried move at its position's
+// mean value less R instead of a draw (alphazero/search/puct.py).
 
 export const C_PUCT = 1.0;
 
@@ -17,7 +19,7 @@ class Node {
 
   // One evaluation: returns the value for this node's side to move (`pick`: the child to descend
   // into instead of PUCT's, a review's played move)
-  async evaluate(game, evaluate, pick = null) {
+  async evaluate(game, evaluate, firstPlay, pick = null) {
     // Game over: its result for the side to move
     if (game.isDone(this.state)) {
       const value = game.terminalValue(this.state);
@@ -40,18 +42,20 @@ class Node {
     }
 
     // Inner node: descend into the best child; its value is the opponent's, so negate it
-    const value = -(await (pick ?? this.bestChild()).evaluate(game, evaluate));
+    const value = -(await (pick ?? this.bestChild(firstPlay)).evaluate(game, evaluate, firstPlay));
     this.w += value;
     this.n += 1;
     return value;
   }
 
-  // PUCT: the child maximising Q + C_PUCT * P * sqrt(total visits) / (1 + N); the first on ties
-  bestChild() {
+  // PUCT: the child maximising Q + C_PUCT * P * sqrt(total visits) / (1 + N); the first on ties.
+  // An untried child's Q: a draw, or this node's mean value less firstPlay
+  bestChild(firstPlay) {
     const t = this.children.reduce((sum, c) => sum + c.n, 0);
+    const untried = firstPlay === null ? 0 : this.w / this.n - firstPlay;
     let best = null, bestScore = -Infinity;
     for (const child of this.children) {
-      const q = child.n ? -child.w / child.n : 0;
+      const q = child.n ? -child.w / child.n : untried;
       const score = q + C_PUCT * child.p * Math.sqrt(t) / (1 + child.n);
       if (score > bestScore) { best = child; bestScore = score; }
     }
@@ -66,13 +70,14 @@ export const PLAYED_SHARE = 0.25;
 // Search `state` with `simulations` evaluations; returns the legal actions, their visit counts and
 // mean values `q` for the side to move (null where unvisited), the root's value for the side to
 // move (the mean of everything the search saw) and `searched`, the visit-weighted mean of its moves'
-// values (the root's own network value left out). `played`: a move given its share (a review's)
-export async function search(game, evaluate, state, simulations, played = null) {
+// values (the root's own network value left out). `played`: a move given its share (a review's);
+// `firstPlay`: the model's first-play reduction, null for the book's draw
+export async function search(game, evaluate, state, simulations, { played = null, firstPlay = null } = {}) {
   const root = new Node(state, 0);
   const actions = game.legalActions(state);
   for (let i = 0; i < simulations; i++) {
     const forced = played !== null && root.children ? root.children[actions.indexOf(played)] : null;
-    await root.evaluate(game, evaluate, forced && forced.n < PLAYED_SHARE * i ? forced : null);
+    await root.evaluate(game, evaluate, firstPlay, forced && forced.n < PLAYED_SHARE * i ? forced : null);
   }
   const visits = root.children ? root.children.map((c) => c.n) : actions.map(() => 0);
   const q = root.children ? root.children.map((c) => (c.n ? -c.w / c.n : null)) : actions.map(() => null);
@@ -208,10 +213,10 @@ export function settaiEndgame(game, state) {
 
 // Near the end of a game with a margin, settaiEndgame's move; else every legal move's position
 // searched on its own (at least SETTAI_MIN_SIMS simulations), then settaiChoice aimed by `drift` (a
-// SettaiDrift kept over the game, in a game that ends with a margin; else null, aiming at even); the
-// result has the moves' values for the side to move as `q` (the network's, after an exact search)
-// and the move as `choice`
-export async function settaiSearch(game, evaluate, state, simulations, drift = null) {
+// SettaiDrift kept over the game, in a game that ends with a margin; else null, aiming at even;
+// `firstPlay` as search's); the result has the moves' values for the side to move as `q` (the
+// network's, after an exact search) and the move as `choice`
+export async function settaiSearch(game, evaluate, state, simulations, { drift = null, firstPlay = null } = {}) {
   const actions = game.legalActions(state);
   const exact = game.discCounts ? settaiEndgame(game, state) : null;
   const q = [], own = [], margins = [];
@@ -219,7 +224,7 @@ export async function settaiSearch(game, evaluate, state, simulations, drift = n
     const child = game.next(state, action);
     if (exact === null) {
       q.push(game.isDone(child) ? -game.terminalValue(child)
-        : -(await search(game, evaluate, child, Math.max(SETTAI_MIN_SIMS, simulations))).searched);
+        : -(await search(game, evaluate, child, Math.max(SETTAI_MIN_SIMS, simulations), { firstPlay })).searched);
     }
     // The network's own value and margin of the move's position, for the side to move now
     const { value, margin } = await evaluate(child);
@@ -237,12 +242,13 @@ export async function settaiSearch(game, evaluate, state, simulations, drift = n
 }
 
 // A game with hidden information (point-Othello's future values): search `samples` draws of what
-// the player cannot see and add up the visits, so that the AI never uses it (match.py's MctsPlayer)
-export async function fairSearch(game, evaluate, state, simulations, samples = 4) {
-  if (!game.determinize) return search(game, evaluate, state, simulations);
+// the player cannot see and add up the visits, so that the AI never uses it (match.py's MctsPlayer);
+// `firstPlay` as search's
+export async function fairSearch(game, evaluate, state, simulations, { firstPlay = null, samples = 4 } = {}) {
+  if (!game.determinize) return search(game, evaluate, state, simulations, { firstPlay });
   let total = null;
   for (let i = 0; i < samples; i++) {
-    const result = await search(game, evaluate, game.determinize(state), simulations);
+    const result = await search(game, evaluate, game.determinize(state), simulations, { firstPlay });
     total = total ? { ...total, visits: total.visits.map((n, j) => n + result.visits[j]), value: total.value + result.value }
       : result;
   }

@@ -20,7 +20,7 @@ from alphazero.game.solved import Solved, played_out
 from alphazero.limits import check_search
 from alphazero.network.load import load_network
 from alphazero.network.model_file import playing_sims
-from alphazero.play.levels import Level, measured_first_play, playing_level
+from alphazero.play.levels import Level, first_play_words, measured_first_play, playing_level
 from alphazero.play.loop import Player
 from alphazero.play.players import MctsPlayer, PolicyPlayer, SolvingPlayer, policy_choice
 from alphazero.play.settai import settai_for
@@ -185,8 +185,7 @@ def load_agent(game, spec=AgentSpec(), stop=None):
     if spec.level is None:  # full strength, at the temperature asked for
         level = replace(level, temperature=spec.temperature)
     search = playing_search(spec.search, path)
-    if search.first_play is not None:
-        description += f', first-play reduction {search.first_play:g}'
+    description += first_play_words(search.first_play)
     agent = Agent(game, network, replace(search, sims=sims), Style(level, spec.settai, with_lines=spec.with_lines),
                   np.random.default_rng(spec.seed), stop)
     agent.description, agent.why, agent.levels, agent.sims_asked = description, why, levels, spec.sims is not None

@@ -109,6 +109,11 @@ def measured_first_play(model_path):
     return reduction
 
 
+def first_play_words(reduction):
+    """How a search's description says its first-play reduction: nothing for the book's draw."""
+    return '' if reduction is None else f', first-play reduction {reduction:g}'
+
+
 def levels_for(model_path, sims):
     """The levels offered for a model that searches `sims` simulations as trained: the measured
     ladder when it was measured for these simulations, else the standard levels, unmeasured."""

@@ -139,6 +139,11 @@ def search_vectors(name, simulations=40):
         result = search_roots(Evaluator(recorder), [state], SearchSettings(sims=simulations), played=[played])
         vectors.append({'game': name, 'moves': moves, 'simulations': simulations, 'played': played,
                         'visits': result.visits[0][state.legal_actions()].tolist(), 'outputs': recorder.outputs, **sequence})
+        # A model's first-play reduction: an untried move valued at its position's mean less it
+        recorder = RecordingNetwork(network)
+        result = search_roots(Evaluator(recorder), [state], SearchSettings(sims=simulations, first_play=0.3))
+        vectors.append({'game': name, 'moves': moves, 'simulations': simulations, 'firstPlay': 0.3,
+                        'visits': result.visits[0][state.legal_actions()].tolist(), 'outputs': recorder.outputs, **sequence})
     return vectors
 
 
@@ -408,6 +413,7 @@ def test_full_shogi_in_the_browser_in_japanese_saved_as_kif(workdir):
     same moves (with the AI's evaluations as comments), and loaded again on the page."""
     from alphazero.records.shogi import write_kif
     tiny_exported_model('shogi9', 4)
+    (workdir / 'runs/shogi9/model/model.json').write_text(json.dumps({'search': {'first_play': 0.2}}))  # as shipped
     saved = workdir / 'page.kifu'
     result, _ = browse(workdir, 'shogi9', '--game', 'shogi9', extra=(str(saved),))
     assert re.search(r'played \d+ moves \(\d+ drops, [1-9]\d* promotions asked, \d+ made\), \d+ lines listed; saved and '
@@ -479,6 +485,22 @@ def test_othellos_last_empties_are_solved_on_the_page(workdir):
 
 
 @pytest.mark.slow
+def test_the_page_searches_with_each_models_first_play_reduction(workdir):
+    """config.json gives the page each model's first-play reduction, as its model.json measured it
+    (the shipped full-shogi model's 0.2; the book's draw, null, for a model that measured none)."""
+    import urllib.request
+    process, address = serve(workdir, '--game', 'shogi9')
+    try:
+        with urllib.request.urlopen(address + 'config.json', timeout=30) as reply:
+            config = json.load(reply)
+    finally:
+        process.terminate()
+        process.communicate(timeout=10)
+    shipped = json.load(open(os.path.join(REPO, 'pretrained/shogi9/model.json'), encoding='utf-8'))['search']
+    assert config['games']['shogi9']['firstPlay'] == shipped['first_play'] == 0.2
+    assert config['games']['tictactoe']['firstPlay'] is None
+
+
 def test_a_missing_model_is_explained_on_the_page_and_in_the_log(workdir):
     result, log = browse(workdir, 'error', '--game', 'othello6', '--model', 'gone.onnx')
     assert 'gone.onnx not found' in result.stdout

@@ -6,7 +6,8 @@
 //         the winning line, which must be the winner's stones; full shogi: the moves' KIF names);
 //         names: every action's name, as the GTP engine writes it
 // search: a position, the real network outputs Python saw while searching it (by input planes),
-//         and pv_mcts.py's visit counts, which web/mcts.js must reproduce
+//         and pv_mcts.py's visit counts (the batched search's for a review's played move or a
+//         first-play reduction), which web/mcts.js must reproduce
 // settai: moves' values (and predicted margins) and aims, and match.py's settai_choice, which
 //         web/mcts.js's settaiChoice must make too
 // settai_games: games of a settai player, one SettaiDrift over all: each settai move's searched
@@ -83,7 +84,8 @@ for (const v of vectors.search) {
     if (!outputs.has(key)) throw new Error(`${v.game}: the search evaluated a position Python's did not`);
     return outputs.get(key);
   };
-  const result = await search(game, evaluate, replay(game, v.moves, v.sequence), v.simulations, v.played ?? null);
+  const result = await search(game, evaluate, replay(game, v.moves, v.sequence), v.simulations,
+    { played: v.played ?? null, firstPlay: v.firstPlay ?? null });
   searches += 1;
   check(same(result.visits, v.visits), `${v.game} search after [${v.moves}]: visits ${result.visits} != ${v.visits}`);
 }
