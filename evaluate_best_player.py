@@ -69,11 +69,13 @@ def evaluate_best_player(game=None, search=SearchSettings(), evaluation=Evaluati
     # The openings: the same ones against every opponent, each once with each colour (or those of
     # the games kept from a stopped run with the same settings, which are not played again)
     measured = {}
-    if kept:  # what the games depend on (not how many run at once); the models by content, not path
+    if kept:  # what the games depend on (not how many run at once); the models by content and how they search
         measured = dataclasses.asdict(dataclasses.replace(evaluation, opponents=list(fixed), parallel=None, exact=None,
                                                                   save_to=None))
-        measured.update(game=game.NAME, model_sha256=file_sha256(path), seed=seed, search=dataclasses.asdict(search),
-                        versus=[file_sha256(model) for model in evaluation.versus])
+        measured.update(game=game.NAME, model_sha256=file_sha256(path), seed=seed,
+                        search=dataclasses.asdict(playing_search(search, path)),
+                        versus=[{'sha256': file_sha256(model), 'first_play': playing_search(search, model).first_play}
+                                for model in evaluation.versus])
     kept = KeptMatches(kept, measured)
     rng = np.random.default_rng(seed)
     kept.openings = kept.openings or paired_openings(game, evaluation.opening, max(games, engine_games), rng)

@@ -27,7 +27,8 @@ from alphazero.settings import EvaluationSettings, SearchSettings
 from alphazero.game.registry import add_game_flag, load_game
 from alphazero.game.paths import playing_model_path
 from alphazero.network.onnx_export import file_sha256
-from alphazero.play.levels import (ANCHOR, Level, fit_ratings, ladder_entry, ladder_path, level_name, rated_levels, resampled_fits, standard_levels)
+from alphazero.play.levels import (ANCHOR, Level, first_play_words, fit_ratings, ladder_entry, ladder_path, level_name,
+                                   measured_first_play, rated_levels, resampled_fits, standard_levels)
 from alphazero.limits import MAX_GAMES, MAX_PARALLEL, check_search, file_path, seed, whole_number
 from alphazero.play.agent import AgentSpec, load_agent
 from alphazero.play.players import FunctionPlayer
@@ -66,8 +67,8 @@ def measure_levels(game, path, sims, evaluation=LADDER, seed=None, kept=None):
     agent = load_agent(game, AgentSpec(path, sims, seed=seed))
     rng = agent.rng
     levels = standard_levels(sims)
-    kept = KeptMatches(kept, {'model_sha256': file_sha256(path), 'sims': sims, 'games': games, 'opening': opening,
-                              'engines': list(engines)})
+    kept = KeptMatches(kept, {'model_sha256': file_sha256(path), 'sims': sims, 'first_play': agent.search.first_play,
+                              'games': games, 'opening': opening, 'engines': list(engines)})
     kept.openings = kept.openings or paired_openings(game, opening, games, rng)
     # Each level as the programs play it: its search after the game's solver (a policy level alone)
     players = {level_name(level): agent.replaced(level=level) for level in levels}
@@ -197,7 +198,8 @@ def main():
         return
     sims, why = playing_sims(args.sims, path)
     check_search(game, sims, args.parallel)
-    print(f'levels of {path}: the model\'s own search is {sims} simulations per move ({why})')
+    first_play = measured_first_play(path)
+    print(f'levels of {path}: the model\'s own search is {sims} simulations per move ({why}){first_play_words(first_play)}')
     target, content = ladder_file(game, path) if args.write else (None, None)
     kept = target + '.matches' if args.write else None
     evaluation = EvaluationSettings(games=args.games, opening=args.opening, parallel=args.parallel,
@@ -208,7 +210,9 @@ def main():
         how = (f'python evaluate_levels.py {" ".join(sys.argv[1:])}: {args.games} games per match, colours alternating, '
                f'from openings of {args.opening} random moves each played with both colours; the random player against '
                'level 1, each level against the next, each other opponent from the middle level up or down until a '
-               f'match scores {EVEN[0]}-{EVEN[1]}; Elo fitted to all matches (each moved half a game towards even)')
+               f'match scores {EVEN[0]}-{EVEN[1]}; Elo fitted to all matches (each moved half a game towards even); '
+               + ('the levels search as the book does' if first_play is None
+                  else f'the levels search with a first-play reduction of {first_play:g} (its model.json\'s)'))
         write_ladder(target, content, ladder_entry(levels, ratings, matches, how))
         os.remove(kept)
 

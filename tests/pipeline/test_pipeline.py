@@ -207,6 +207,12 @@ def test_a_stopped_evaluation_goes_on_from_the_games_it_kept(tiny_best, workdir,
     with pytest.raises(KeyboardInterrupt):
         evaluate('--sims', '8', stop_after=2)
     assert 'kept for other settings' in capsys.readouterr().out and len(kept()) == 2
+    # So does a first-play reduction the model's model.json gained after the stop
+    (workdir / 'model' / 'model.json').write_text(json.dumps({'search': {'first_play': 0.2}}))
+    with pytest.raises(KeyboardInterrupt):
+        evaluate(stop_after=1)
+    assert 'kept for other settings' in capsys.readouterr().out and len(kept()) == 1
+    (workdir / 'model' / 'model.json').unlink()
     with pytest.raises(KeyboardInterrupt):
         evaluate(stop_after=3)
     before = kept()

@@ -193,6 +193,7 @@ def test_evaluate_levels_writes_a_ladder_the_players_read(tiny_best, workdir, mo
     ladder = written['levels']
     assert [level['simulations'] for level in ladder['levels']] == [0, 0, 8, 32]
     assert ladder['opponents']['random player'] == 0
+    assert ladder['how'].endswith('the levels search as the book does')  # no first-play reduction in its model.json
     assert {(m['player'], m['opponent']) for m in ladder['matches']} >= {('level 1', 'random player'), ('level 2', 'level 1'),
                                                                           ('level 4', 'level 3')}
     assert all(m['won'] + m['drew'] + m['lost'] == 4 for m in ladder['matches'])
