@@ -48,7 +48,8 @@ class SearchSettings:
     margin_weight: float = setting(0.0, 'a model with a margin head: the search values a position (1 - W) x value '
                                         '+ W x margin instead of by the value alone', real_number(0, 1), metavar='W')
     cache: bool = setting(True, 'evaluate every leaf with the network, even positions seen before')
-    c_puct: float = setting(C_PUCT)
+    c_puct: float = setting(C_PUCT, "the weight of the prior in the arc value Q + U (U = C x P x sqrt(sum N) / (1 + N)), "
+                                    "the book's C_PUCT", real_number(0.1, 10), metavar='C')
     first_play: Optional[float] = setting(None, "an unvisited move's Q in the search: its position's mean value "
                                                 'less R (first-play urgency, as Leela Chess Zero and KataGo) '
                                                 'instead of a draw', real_number(0, 2),

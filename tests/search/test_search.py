@@ -116,6 +116,21 @@ def test_first_play_values_an_untried_move_at_its_position_mean_less_r(networks,
         assert (result.visits != book).any(axis=1).sum() >= 5
 
 
+def test_c_puct_weighs_the_prior_as_the_books_search_with_that_constant(networks, monkeypatch):
+    """--c-puct C: the batched search visits as the book's search does with C_PUCT = C, and unlike
+    the book's 1.0."""
+    import pv_mcts
+    from alphazero.search.search import search_roots
+    positions, sims = sample_positions(game, 30, seed=8), 60
+    books = [search(Evaluator(network), positions, sims) for network in networks]
+    monkeypatch.setattr(pv_mcts, 'C_PUCT', 2.5)
+    for network, book in zip(networks, books):
+        result = search_roots(Evaluator(network), positions, SearchSettings(sims=sims, c_puct=2.5))
+        for state, counts in zip(positions, result.visits):
+            assert list(counts[state.legal_actions()]) == pv_mcts_visits(network, state, sims)
+        assert (result.visits != book).any(axis=1).sum() >= 5
+
+
 @pytest.mark.parametrize('mine, theirs, expected', [
     ([0, 1], [3, 4], 2),        # take the win on the top row
     ([6, 7], [0, 4], 8),        # take the win on the bottom row

@@ -125,6 +125,7 @@ def test_the_players_take_the_search_options(network, workdir):
     state = game.State()
     assert action(state) in state.legal_actions()
     assert settings_of(SearchSettings, gtp_engine.parse_args(['--gumbel', '8'])).gumbel == 8
+    assert settings_of(SearchSettings, gtp_engine.parse_args(['--c-puct', '1.5'])).c_puct == 1.5
 
 
 # ----- settai (接待) mode -----
