@@ -71,7 +71,7 @@ async function evaluate(position) {
 }
 
 // How the model searches: with the first-play reduction its model.json measured (null: the book's draw)
-const searchOptions = () => ({ firstPlay: config.games[current].firstPlay });
+const searchOptions = () => ({ firstPlay: config.games[current].firstPlay ?? null });
 
 // ----- levels, and the adaptive level: the player's rating, kept per game in the browser -----
 const levelsOf = () => config.games[current].levels;
