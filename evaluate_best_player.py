@@ -63,6 +63,7 @@ def evaluate_best_player(game=None, search=SearchSettings(), evaluation=Evaluati
     fixed = {name: action for name, action in game.opponents().items()
              if evaluation.opponents is None or name in evaluation.opponents}
     path = path or playing_model_path(game)
+    best_search = playing_search(search, path)  # with the model's own first-play reduction unless one is asked
     games, engines = evaluation.games, evaluation.engines
     engine_games = evaluation.engine_games if engines else 0
 
@@ -73,7 +74,7 @@ def evaluate_best_player(game=None, search=SearchSettings(), evaluation=Evaluati
         measured = dataclasses.asdict(dataclasses.replace(evaluation, opponents=list(fixed), parallel=None, exact=None,
                                                                   save_to=None))
         measured.update(game=game.NAME, model_sha256=file_sha256(path), seed=seed,
-                        search=dataclasses.asdict(playing_search(search, path)),
+                        search=dataclasses.asdict(best_search),
                         versus=[{'sha256': file_sha256(model), 'first_play': playing_search(search, model).first_play}
                                 for model in evaluation.versus])
     kept = KeptMatches(kept, measured)
@@ -93,7 +94,7 @@ def evaluate_best_player(game=None, search=SearchSettings(), evaluation=Evaluati
         description = f'evaluate best player (on {pool.workers} Ray workers)'
         with tqdm(total=games * len(fixed), desc=description, unit='game') as progress, pool.showing(progress):
             for name in fixed:
-                points[name] = pool.match(game, onnx_path, name, games, playing_search(search, path), 0.0, seed,
+                points[name] = pool.match(game, onnx_path, name, games, best_search, 0.0, seed,
                                           openings[:games])
 
     with contextlib.ExitStack() as stack:

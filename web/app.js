@@ -1,7 +1,8 @@
 // The page: a board to click, the AI's search on onnxruntime-web, its move shares and value.
 //
 // play_web.py serves this folder, onnxruntime-web's files under /ort/, each game's model as
-// /model/NAME.onnx and /config.json ({ game, near, games: { NAME: { simulations, levels, level, firstPlay, error, look, handicaps } } }:
+// /model/NAME.onnx and /config.json
+// ({ game, near, games: { NAME: { simulations, levels, level, firstPlay, error, look, handicaps } } }:
 // each game's levels with their measured Elo, alphazero/play/levels.py, and how the game looks: its
 // names, colours, stones or marks, and pieces, from the game itself, play_web.py's page_look). <body data-state> tells tests
 // where the game is: loading, human, thinking, over or error; #board's data-searched is the number
