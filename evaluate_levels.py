@@ -28,7 +28,7 @@ from alphazero.game.registry import add_game_flag, load_game
 from alphazero.game.paths import playing_model_path
 from alphazero.network.onnx_export import file_sha256
 from alphazero.play.levels import (ANCHOR, Level, first_play_words, fit_ratings, ladder_entry, ladder_path, level_name,
-                                   measured_first_play, rated_levels, resampled_fits, standard_levels)
+                                   rated_levels, resampled_fits, standard_levels)
 from alphazero.limits import MAX_GAMES, MAX_PARALLEL, check_search, file_path, seed, whole_number
 from alphazero.play.agent import AgentSpec, load_agent
 from alphazero.play.players import FunctionPlayer
@@ -58,18 +58,17 @@ def next_level(i, score, count, tried):
 LADDER = EvaluationSettings(games=LV_GAME_COUNT, opening=LV_OPENING, parallel=LV_PARALLEL)
 
 
-def measure_levels(game, path, sims, evaluation=LADDER, seed=None, kept=None):
-    """The levels of the model at `path` rated: (levels, ratings, matches), from matches as
-    `evaluation` (EvaluationSettings: games, opening, parallel, engines) says. With `kept` (a file)
-    the matches are kept there as they are played, and those it holds for the same settings are not
-    played again."""
+def measure_levels(game, path, agent, evaluation=LADDER, kept=None):
+    """The levels of `agent` (load_agent's, of the model at `path`) rated: (levels, ratings, matches),
+    from matches as `evaluation` (EvaluationSettings: games, opening, parallel, engines) says. With
+    `kept` (a file) the matches are kept there as they are played, and those it holds for the same
+    settings are not played again."""
     games, opening, engines = evaluation.games, evaluation.opening, evaluation.engines
-    agent = load_agent(game, AgentSpec(path, sims, seed=seed))
-    rng = agent.rng
+    sims = agent.search.sims
     levels = standard_levels(sims)
     kept = KeptMatches(kept, {'model_sha256': file_sha256(path), 'sims': sims, 'first_play': agent.search.first_play,
                               'games': games, 'opening': opening, 'engines': list(engines)})
-    kept.openings = kept.openings or paired_openings(game, opening, games, rng)
+    kept.openings = kept.openings or paired_openings(game, opening, games, agent.rng)
     # Each level as the programs play it: its search after the game's solver (a policy level alone)
     players = {level_name(level): agent.replaced(level=level) for level in levels}
     with contextlib.ExitStack() as stack:
@@ -198,13 +197,14 @@ def main():
         return
     sims, why = playing_sims(args.sims, path)
     check_search(game, sims, args.parallel)
-    first_play = measured_first_play(path)
+    agent = load_agent(game, AgentSpec(path, sims, seed=args.seed))
+    first_play = agent.search.first_play
     print(f'levels of {path}: the model\'s own search is {sims} simulations per move ({why}){first_play_words(first_play)}')
     target, content = ladder_file(game, path) if args.write else (None, None)
     kept = target + '.matches' if args.write else None
     evaluation = EvaluationSettings(games=args.games, opening=args.opening, parallel=args.parallel,
                                     engines=tuple(args.engine))
-    levels, ratings, matches = measure_levels(game, path, sims, evaluation, args.seed, kept)
+    levels, ratings, matches = measure_levels(game, path, agent, evaluation, kept)
     print_ladder(levels, ratings, matches)
     if args.write:
         how = (f'python evaluate_levels.py {" ".join(sys.argv[1:])}: {args.games} games per match, colours alternating, '

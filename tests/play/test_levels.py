@@ -339,6 +339,7 @@ def test_the_ladder_plays_each_search_level_after_the_solver_as_the_programs_do(
     20 stones, full shogi's mate search): the ladder rates the levels as they play there."""
     import evaluate_levels
     from alphazero.game.registry import load_game
+    from alphazero.play.agent import AgentSpec, load_agent
     from alphazero.play.players import SolvingPlayer
     connect4 = load_game('connect4')
     save_model(tiny_model(rules=connect4), 'c4.h5')
@@ -349,7 +350,7 @@ def test_the_ladder_plays_each_search_level_after_the_solver_as_the_programs_do(
         raise KeyboardInterrupt  # the players are what this test is about, not the games
     monkeypatch.setattr(evaluate_levels, 'play_matches', first_matches)
     with pytest.raises(KeyboardInterrupt):
-        evaluate_levels.measure_levels(connect4, 'c4.h5', 8, seed=1)
+        evaluate_levels.measure_levels(connect4, 'c4.h5', load_agent(connect4, AgentSpec('c4.h5', 8, seed=1)))
     players = {name: player for pair in met for name, player in zip(pair, met[pair])}
     assert isinstance(players['level 1'].player, PolicyPlayer) and isinstance(players['level 2'].player, PolicyPlayer)
     assert all(isinstance(players[f'level {n}'].player, SolvingPlayer) for n in (3, 4))
