@@ -504,9 +504,11 @@ def test_the_review_of_a_kif_from_another_program_marks_the_move_that_allows_mat
 @pytest.mark.slow
 def test_records_compressed_with_xz_read_as_the_plain_file(game, tmp_path):
     """A record file compressed with xz reads as the plain one, and one cut short is refused in one
-    line; the engine games kept in records/shogi9 read whole."""
+    line; the engine games kept in records/shogi9 are whole xz files with the games their README
+    lists, and the last by name reads through the rules (each did before it was committed)."""
     import glob
     import lzma
+    import re
     from alphazero.records.common import RecordError
     from alphazero.records.read import read_records
     text = 'V2.2\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n/\nV2.2\nPI\n+\n+2726FU\n-8384FU\n+2625FU\n%TORYO\n'
@@ -518,9 +520,15 @@ def test_records_compressed_with_xz_read_as_the_plain_file(game, tmp_path):
     (tmp_path / 'cut.csa.xz').write_bytes(lzma.compress(text.encode())[:30])
     with pytest.raises(RecordError, match='cut.csa.xz: not a whole xz file'):
         read_records(str(tmp_path / 'cut.csa.xz'), game)
-    for kept in glob.glob(os.path.join(REPO, 'records', 'shogi9', '*.csa.xz')):
-        games, problems = read_records(kept, game)
-        assert len(games) >= 200 and problems == [], kept
+    folder = os.path.join(REPO, 'records', 'shogi9')
+    listed = dict(re.findall(r'^\| `(\S+\.csa\.xz)` \| (\d+) \|', open(os.path.join(folder, 'README.md')).read(), re.M))
+    kept = sorted(glob.glob(os.path.join(folder, '*.csa.xz')))
+    assert sorted(listed) == sorted(os.path.basename(path) for path in kept)
+    for path in kept:  # all of them whole: reading each through the rules would take seconds a file
+        text = lzma.decompress(open(path, 'rb').read()).decode()
+        assert text.count('\n/\n') + 1 == int(listed[os.path.basename(path)]), path
+    games, problems = read_records(kept[-1], game)
+    assert len(games) == int(listed[os.path.basename(kept[-1])]) and problems == [], kept[-1]
 
 
 @pytest.mark.slow
