@@ -508,8 +508,7 @@ def test_records_compressed_with_xz_read_as_the_plain_file(game, tmp_path):
     lists, and the last by name reads through the rules (each did before it was committed)."""
     import glob
     import lzma
-    import re
-    from alphazero.records.common import RecordError
+    from alphazero.records.common import RecordError, read_bytes
     from alphazero.records.read import read_records
     text = 'V2.2\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n/\nV2.2\nPI\n+\n+2726FU\n-8384FU\n+2625FU\n%TORYO\n'
     (tmp_path / 'g.csa').write_text(text)
@@ -521,12 +520,14 @@ def test_records_compressed_with_xz_read_as_the_plain_file(game, tmp_path):
     with pytest.raises(RecordError, match='cut.csa.xz: not a whole xz file'):
         read_records(str(tmp_path / 'cut.csa.xz'), game)
     folder = os.path.join(REPO, 'records', 'shogi9')
-    listed = dict(re.findall(r'^\| `(\S+\.csa\.xz)` \| (\d+) \|', open(os.path.join(folder, 'README.md')).read(), re.M))
+    with open(os.path.join(folder, 'README.md'), encoding='utf-8') as f:
+        readme = f.read()
+    listed = dict(re.findall(r'^\| `(\S+\.csa\.xz)` \| (\d+) \|', readme, re.M))
     kept = sorted(glob.glob(os.path.join(folder, '*.csa.xz')))
     assert sorted(listed) == sorted(os.path.basename(path) for path in kept)
     for path in kept:  # all of them whole: reading each through the rules would take seconds a file
-        text = lzma.decompress(open(path, 'rb').read()).decode()
-        assert text.count('\n/\n') + 1 == int(listed[os.path.basename(path)]), path
+        csa = read_bytes(path).decode()
+        assert csa.count('\n/\n') + 1 == int(listed[os.path.basename(path)]), path
     games, problems = read_records(kept[-1], game)
     assert len(games) == int(listed[os.path.basename(kept[-1])]) and problems == [], kept[-1]
 
