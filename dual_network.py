@@ -23,6 +23,8 @@
 
 import os
 
+import numpy as np
+
 from alphazero.cli.run import ArgumentParser, run
 from alphazero.errors import UserError
 from alphazero.network.keras_setup import quiet_keras
@@ -220,6 +222,34 @@ def build_network(game, settings=NetworkSettings()):
                                  settings.margin_head)
     build = build_resnet if settings.network == 'resnet' else build_dual_network
     return build(game.INPUT_SHAPE, game.ACTION_COUNT, settings.filters, settings.blocks, settings.margin_head)
+
+
+# A trained residual network made deeper (beyond the book: Net2DeeperNet, Chen et al. 2016): `more`
+# residual blocks added after its last one, each starting as the identity (its last batch
+# normalisation's scale and shift zero, so the block adds nothing to its shortcut), every other weight
+# copied. The deeper model plays exactly as the trained one did and learns with the new blocks'
+# capacity (not saved)
+def deepened(model, game, more):
+    from keras import layers
+    kinds = {type(layer) for layer in model.layers}
+    if layers.MultiHeadAttention in kinds or layers.Add not in kinds:
+        raise UserError('--deepen adds residual blocks to a residual network (book or resnet): this model has none')
+    blocks = sum(isinstance(layer, layers.Add) for layer in model.layers)
+    first = next(layer for layer in model.layers if isinstance(layer, layers.Conv2D))
+    settings = NetworkSettings(network='book' if layers.GlobalAveragePooling2D in kinds else 'resnet',
+                               filters=first.filters, blocks=blocks + more,
+                               margin_head='margin' in model.output_names)
+    deeper = build_network(game, settings)
+    old, new = ([layer for layer in m.layers if layer.weights] for m in (model, deeper))
+    tower = 2 + 4 * blocks  # the first convolution and its normalisation, then four weighted layers a block
+    pairs = list(zip(old[:tower], new[:tower])) + list(zip(old[tower:], new[tower + 4 * more:]))
+    for source, target in pairs:
+        target.set_weights(source.get_weights())
+    for last in new[tower + 3:tower + 4 * more:4]:  # each new block's second normalisation
+        last.gamma.assign(np.zeros(last.gamma.shape))
+        last.beta.assign(np.zeros(last.beta.shape))
+    print(f'deepened: {blocks} to {blocks + more} residual blocks, {deeper.count_params():,} parameters')
+    return deeper
 
 
 # What a network is, in words

@@ -35,14 +35,14 @@ from alphazero.cli.flags import add_settings_flags, settings_of
 from alphazero.settings import NetworkSettings, PlaySettings
 from alphazero.game.registry import load_game
 from alphazero.game.paths import model_path
-from alphazero.limits import MAX_BATCH, check_network, file_path, real_number, seed, whole_number
+from alphazero.limits import MAX_BATCH, MAX_DEPTH, check_network, file_path, real_number, seed, whole_number
 from alphazero.network.onnx_export import ensure_onnx
 from alphazero.records.positions import read_games, records_to_arrays
 from alphazero.cli.settings import parse_game_args
 from alphazero.data.run_folder import hold_run_folder
 from alphazero.data.training import Anchor, EpochPlace, batch_of, compile_model, epoch_batches, train_epoch
 from alphazero.network.load import load_network
-from dual_network import build_network, describe_network
+from dual_network import build_network, deepened, describe_network
 from train_network import RN_BATCH_SIZE
 
 # Parameters
@@ -172,9 +172,10 @@ class RecordsTraining:
 
 
 def train_records(game, games, network=NetworkSettings(), training=RecordsTraining(), play_sims=None, seed=None,
-                  from_best=False):
+                  from_best=False, deepen=0):
     """Train best.h5 on the games of records (read_games'), which then records `play_sims`, the
-    simulations the programs that play it search; returns the per-epoch metrics."""
+    simulations the programs that play it search (with `from_best`, `deepen` residual blocks more
+    than it had); returns the per-epoch metrics."""
     quiet_keras()
     import keras
     best = model_path(game, 'best.h5')
@@ -183,6 +184,9 @@ def train_records(game, games, network=NetworkSettings(), training=RecordsTraini
     if training.anchor and not from_best:
         raise UserError(f'--anchor {training.anchor:g} keeps a trained model near what it was: add --from-best to train '
                         f'{best} further, or leave --anchor out')
+    if deepen and not from_best:
+        raise UserError(f'--deepen {deepen} adds blocks to a trained model: add --from-best to deepen {best}, '
+                        'or give a new network its --blocks')
 
     # The games, split by game
     rng = np.random.default_rng(seed)
@@ -201,7 +205,7 @@ def train_records(game, games, network=NetworkSettings(), training=RecordsTraini
     # A run stopped goes on from its checkpoint; else the network: a new one of the chosen kind, or
     # best.h5 itself
     checkpoint = model_path(game, CHECKPOINT_FILE)
-    run = run_key(games, [dataclasses.asdict(network), dataclasses.asdict(training), seed, from_best])
+    run = run_key(games, [dataclasses.asdict(network), dataclasses.asdict(training), seed, from_best, deepen])
     kept = kept_checkpoint(checkpoint, run)
     if kept:
         model = keras.models.load_model(kept['model'])  # compiled, with the optimizer's state
@@ -212,6 +216,8 @@ def train_records(game, games, network=NetworkSettings(), training=RecordsTraini
     elif from_best:
         from alphazero.network.model_file import load_model
         model = load_model(best, game)
+        if deepen:
+            model = deepened(model, game, deepen)
     else:
         if seed is not None:
             keras.utils.set_random_seed(seed)
@@ -298,6 +304,10 @@ def parse_args(argv=None):
                              "run (its policy and value) and the rest the record's move and result, so that a larger "
                              '--learning-rate learns the records without unlearning what best.h5 knew (default: '
                              '%(default)s)')
+    parser.add_argument('--deepen', type=whole_number(0, MAX_DEPTH), default=0, metavar='N',
+                        help="with --from-best: add N residual blocks after best.h5's last, each starting as the "
+                             'identity, so that the model plays as before and learns with more capacity (default: '
+                             '%(default)s)')
     parser.add_argument('--seed', type=seed, help='random seed of the split, the network and the symmetries')
     parser.add_argument('--min-rating', type=real_number(-1e6, 1e6), metavar='R',
                         help="keep only the games whose two players a floodgate CSA file rates R or more (the shogi "
@@ -316,7 +326,8 @@ def main():
     games = read_games(game, args.files, args.min_rating)
     training = RecordsTraining(args.epochs, args.batch_size, args.validation, args.learning_rate, args.score_share,
                                args.opening, args.anchor)
-    train_records(game, games, settings_of(NetworkSettings, args), training, args.play_sims, args.seed, args.from_best)
+    train_records(game, games, settings_of(NetworkSettings, args), training, args.play_sims, args.seed, args.from_best,
+                  args.deepen)
 
 
 if __name__ == '__main__':

@@ -92,7 +92,9 @@ def test_train_records_refuses_bad_input_in_one_line(workdir):
                           (['games.txt', '--opening', '60', '--validation', '0'],
                            'error: the 3 games have no move after their first 60: give a smaller --opening'),
                           (['games.txt', '--anchor', '0.5'], 'error: --anchor 0.5 keeps a trained model near what it '
-                           'was: add --from-best')):
+                           'was: add --from-best'),
+                          (['games.txt', '--deepen', '2'], 'error: --deepen 2 adds blocks to a trained model: add '
+                           '--from-best')):
         result = run_script('train_records.py', *args, cwd=workdir, timeout=120)
         assert result.returncode == 2 and result.stderr.strip().splitlines()[-1].startswith(message), result.stderr
 
@@ -201,6 +203,63 @@ def test_a_smaller_learning_rate_changes_the_trained_model_less(workdir):
         script.train_records(othello8, games, training=training, seed=1, from_best=args.from_best)
         moved[rate] = np.linalg.norm(weights(best) - start)
     assert 0 < moved[script.TR_LEARNING_RATE / 100] < moved[script.TR_LEARNING_RATE] / 5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize('network, margin_head', [('book', False), ('resnet', True)])
+def test_a_deepened_model_says_what_it_said(network, margin_head):
+    """dual_network.py's deepened: N residual blocks more, each starting as the identity, so that
+    every output is what the trained model said."""
+    import keras
+    from alphazero.settings import NetworkSettings
+    from dual_network import build_network, deepened
+    planes = np.random.default_rng(1).random((32, *othello8.INPUT_SHAPE)).astype('float32')
+    keras.utils.set_random_seed(3)
+    model = build_network(othello8, NetworkSettings(network, filters=8, blocks=1, margin_head=margin_head))
+    for layer in model.layers:  # batch statistics as a trained model has them, not the identity of a new one
+        if isinstance(layer, keras.layers.BatchNormalization):
+            layer.moving_mean.assign(np.full(layer.moving_mean.shape, 0.3))
+            layer.moving_variance.assign(np.full(layer.moving_variance.shape, 2.0))
+    deeper = deepened(model, othello8, 2)
+    assert [sum(isinstance(layer, keras.layers.Add) for layer in m.layers) for m in (model, deeper)] == [1, 3]
+    assert len(deeper.outputs) == len(model.outputs) == 2 + margin_head
+    for before, after in zip(model.predict(planes, verbose=0), deeper.predict(planes, verbose=0)):
+        assert np.abs(before - after).max() < 1e-6
+    # a network of the deeper shape that was not copied says something else
+    fresh = build_network(othello8, NetworkSettings(network, filters=8, blocks=3, margin_head=margin_head))
+    assert np.abs(fresh.predict(planes, verbose=0)[0] - model.predict(planes, verbose=0)[0]).max() > 1e-3
+
+
+@pytest.mark.slow
+def test_train_records_deepens_best_and_the_new_blocks_learn(workdir):
+    """--from-best --deepen 2: best.h5 is trained with two blocks more and written with them; the new
+    blocks learn (their last batch normalisation's scale leaves zero)."""
+    import keras
+    import train_records as script
+    from alphazero.network.model_file import save_model
+    from alphazero.records.positions import read_games
+    from alphazero.settings import NetworkSettings
+    from dual_network import build_network
+    write_transcripts('games.txt', random_records(20, seed=4), othello8)
+    best = workdir / 'runs' / 'othello8' / 'model' / 'best.h5'
+    save_model(build_network(othello8, NetworkSettings('resnet', filters=8, blocks=1)), str(best))
+    args = script.parse_args(['--game', 'othello8', '--from-best', '--deepen', '2', '--epochs', '1', 'games.txt'])
+    training = script.RecordsTraining(args.epochs, 32, 0.2, args.learning_rate)
+    script.train_records(othello8, read_games(othello8, ['games.txt']), training=training, seed=1,
+                         from_best=args.from_best, deepen=args.deepen)
+    trained = keras.models.load_model(str(best), compile=False)
+    assert sum(isinstance(layer, keras.layers.Add) for layer in trained.layers) == 3
+    normalisations = [layer for layer in trained.layers if isinstance(layer, keras.layers.BatchNormalization)]
+    assert np.abs(normalisations[4].gamma.numpy()).max() > 0  # the first new block's last
+
+
+def test_only_a_residual_network_is_deepened():
+    from alphazero.errors import UserError
+    from alphazero.settings import NetworkSettings
+    from dual_network import build_network, deepened
+    transformer = build_network(othello8, NetworkSettings('transformer', width=8, layers=1, heads=2))
+    with pytest.raises(UserError, match='--deepen adds residual blocks to a residual network'):
+        deepened(transformer, othello8, 1)
 
 
 @pytest.mark.slow
