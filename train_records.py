@@ -40,7 +40,8 @@ from alphazero.network.onnx_export import ensure_onnx
 from alphazero.records.positions import read_games, records_to_arrays
 from alphazero.cli.settings import parse_game_args
 from alphazero.data.run_folder import hold_run_folder
-from alphazero.data.training import Anchor, EpochPlace, batch_of, compile_model, epoch_batches, train_epoch
+from alphazero.data.training import (Anchor, EpochPlace, batch_of, compile_model, epoch_batches, has_margin_head,
+                                     train_epoch)
 from alphazero.network.load import load_network
 from dual_network import build_network, deepened, describe_network
 from train_network import RN_BATCH_SIZE
@@ -216,6 +217,9 @@ def train_records(game, games, network=NetworkSettings(), training=RecordsTraini
     elif from_best:
         from alphazero.network.model_file import load_model
         model = load_model(best, game)
+        if has_margin_head(model):
+            raise UserError(f'{best} has a margin head, which records do not train (they give no margins): train it '
+                            'with train_cycle.py, or move it away to train a new network on the records')
         if deepen:
             model = deepened(model, game, deepen)
     else:

@@ -253,6 +253,22 @@ def test_train_records_deepens_best_and_the_new_blocks_learn(workdir):
     assert np.abs(normalisations[4].gamma.numpy()).max() > 0  # the first new block's last
 
 
+def test_a_model_with_a_margin_head_is_refused_in_one_line(workdir):
+    """Records give no margins to train a margin head on: --from-best on such a model says so."""
+    import train_records as script
+    from alphazero.errors import UserError
+    from alphazero.network.model_file import save_model
+    from alphazero.records.positions import read_games
+    from alphazero.settings import NetworkSettings
+    from dual_network import build_network
+    write_transcripts('games.txt', random_records(5, seed=4), othello8)
+    best = workdir / 'runs' / 'othello8' / 'model' / 'best.h5'
+    save_model(build_network(othello8, NetworkSettings('resnet', filters=8, blocks=1, margin_head=True)), str(best))
+    with pytest.raises(UserError, match='has a margin head, which records do not train'):
+        script.train_records(othello8, read_games(othello8, ['games.txt']), from_best=True)
+    assert best.exists()
+
+
 def test_only_a_residual_network_is_deepened():
     from alphazero.errors import UserError
     from alphazero.settings import NetworkSettings
